@@ -1,0 +1,1 @@
+"""Per-agent chrome rules and turn segmentation."""

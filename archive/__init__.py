@@ -1,0 +1,1 @@
+"""The normalized record, native-file providers, the LMDB store, merge and search."""

@@ -1,0 +1,61 @@
+"""Entry point: one subcommand module per verb under `capsule_capture.commands`.
+
+Each module exposes `register(subparsers)` which adds its parser and sets
+`func`; keeping verbs in their own modules lets the recorder, the replay and
+the archive grow without touching each other.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import Sequence
+
+from capsule_capture import __version__
+from capsule_capture.errors import UserError
+
+# Order is the order shown in --help.
+COMMANDS = ("record", "cat", "screen", "replay", "explain", "sync", "import_cast", "browse")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="capsule-capture",
+        description="Record coding-agent terminals, replay them into turns, and archive every conversation.")
+    p.add_argument("--version", action="version", version=f"capsule-capture {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        try:
+            mod = importlib.import_module(f"capsule_capture.commands.{name}")
+        except ModuleNotFoundError as e:
+            if e.name != f"capsule_capture.commands.{name}":
+                raise
+            continue
+        mod.register(sub)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        rc = args.func(args)
+    except UserError as e:
+        print(f"capsule-capture: {e}", file=sys.stderr)
+        return e.code
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # `capsule-capture cat x.cast | head`: the reader left, which is fine.
+        try:
+            sys.stdout = None  # type: ignore[assignment]
+        finally:
+            return 0
+    return int(rc or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

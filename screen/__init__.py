@@ -1,0 +1,1 @@
+"""The virtual screen: pyte with scrollback, alternate screen and frames."""
