@@ -1,0 +1,74 @@
+"""Turn a frame sequence into one ordered list of rendered lines.
+
+Two drawing modes meet here. Inline TUIs write finished output into the
+main screen, where it scrolls into history; the live area at the bottom is
+redrawn in place and only its final state matters, so the transcript is
+the history in order plus the last main screen. Full-screen TUIs redraw a
+viewport on the alternate screen; those views are stitched (see
+`stitch.py`). A recording may go back and forth (a pager opened from an
+inline agent): each alternate-screen stretch becomes its own block, placed
+where it happened.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+from screen.frames import Frame
+from agents_chrome.stitch import Stitcher
+
+# Rows [start, end) of a frame that hold conversation, or None to skip it.
+Viewport = Callable[[Frame], "tuple[int, int] | None"]
+
+
+@dataclass
+class TLine:
+    text: str
+    time: float  # recording time when the line was first seen
+    source: str  # "history" | "screen" | "alt"
+    block: int  # which main/alt stretch it came from
+
+
+def whole_screen(frame: Frame) -> tuple[int, int] | None:
+    return (0, len(frame.lines))
+
+
+def build_transcript(frames: Iterable[Frame], viewport: Viewport = whole_screen,
+                     main_viewport: Viewport | None = None) -> list[TLine]:
+    """Ordered transcript lines from frames.
+
+    `viewport` selects the conversation rows of alternate-screen frames;
+    `main_viewport` (default: the whole screen) those of the final main
+    screen, so an input box or footer at the bottom can be left out.
+    """
+    out: list[TLine] = []
+    block = 0
+    stitcher: Stitcher | None = None
+    last_main: Frame | None = None
+    for f in frames:
+        for ln in f.scrolled:
+            out.append(TLine(ln, f.time, "history", block))
+        if f.alternate:
+            if stitcher is None:
+                block += 1
+                stitcher = Stitcher()
+            vp = viewport(f)
+            if vp is not None:
+                stitcher.add(f.lines[vp[0]:vp[1]], f.time)
+        else:
+            if stitcher is not None:
+                out.extend(TLine(t, tm, "alt", block) for t, tm in zip(stitcher.doc, stitcher.times))
+                stitcher = None
+                block += 1
+            last_main = f
+    if stitcher is not None:
+        out.extend(TLine(t, tm, "alt", block) for t, tm in zip(stitcher.doc, stitcher.times))
+        block += 1
+    if last_main is not None:
+        vp = (main_viewport or whole_screen)(last_main)
+        if vp is not None:
+            rows = last_main.lines[vp[0]:vp[1]]
+            while rows and not rows[-1].strip():
+                rows.pop()
+            out.extend(TLine(t, last_main.time, "screen", block) for t in rows)
+    return out

@@ -1,0 +1,505 @@
+"""The virtual screen: a `pyte.Screen` with what agent TUIs need and pyte lacks.
+
+pyte is the engine (cell grid, cursor, SGR, margins, modes); this subclass
+adds bounded scrollback, the alternate screen, synchronized output, SU/SD,
+REP, correct wide and zero-width characters, and an engine-side history of
+every line that left the visible screen. That history is what replay builds
+transcripts from, so a program that clears the terminal's scrollback
+(`CSI 3 J`) or the screen cannot erase what we already saw.
+"""
+from __future__ import annotations
+
+import unicodedata
+from collections import deque
+from typing import Any, Callable, NamedTuple
+
+import pyte
+from pyte import modes as mo
+from pyte.screens import Char, Cursor, Margins, StaticDefaultDict
+from wcwidth import wcwidth
+
+from screen.parser import Parser
+
+# DEC private modes, in pyte's shifted encoding.
+ALT_1049 = 1049 << 5
+ALT_1047 = 1047 << 5
+ALT_47 = 47 << 5
+SYNC_2026 = 2026 << 5
+_ALT_MODES = (ALT_1049, ALT_1047, ALT_47)
+
+Span = tuple[int, int, str, str, int]  # start, end, fg, bg, flags
+
+
+class Line(NamedTuple):
+    """A rendered row: its text (trailing blanks trimmed) and style spans."""
+
+    text: str
+    spans: tuple[Span, ...]
+
+
+FLAG_BOLD, FLAG_ITALIC, FLAG_UNDERLINE, FLAG_REVERSE, FLAG_STRIKE = 1, 2, 4, 8, 16
+
+
+def _flags(c: Char) -> int:
+    return ((FLAG_BOLD if c.bold else 0) | (FLAG_ITALIC if c.italics else 0)
+            | (FLAG_UNDERLINE if c.underscore else 0) | (FLAG_REVERSE if c.reverse else 0)
+            | (FLAG_STRIKE if c.strikethrough else 0))
+
+
+def render_text(line: dict[int, Char], columns: int) -> str:
+    """Row text; the stub cell behind a wide character contributes nothing."""
+    if not line:
+        return ""
+    last = max((x for x in line if x < columns), default=-1)
+    if last < 0:
+        return ""
+    get = line.get
+    blank = " "
+    out = []
+    for x in range(last + 1):
+        c = get(x)
+        out.append(blank if c is None else c.data)
+    return "".join(out).rstrip()
+
+
+def render_spans(line: dict[int, Char], columns: int) -> tuple[Span, ...]:
+    """Runs of equal style over the row's non-default cells."""
+    spans: list[Span] = []
+    cur: tuple[str, str, int] | None = None
+    start = end = 0
+    for x in sorted(k for k in line if k < columns):
+        c = line[x]
+        key: tuple[str, str, int] | None = (c.fg, c.bg, _flags(c))
+        if key == ("default", "default", 0):
+            key = None
+        if key != cur or x != end:
+            if cur is not None:
+                spans.append((start, end, *cur))
+            cur, start = key, x
+        end = x + 1
+    if cur is not None:
+        spans.append((start, end, *cur))
+    return tuple(spans)
+
+
+class VirtualScreen(pyte.Screen):
+    """pyte screen plus scrollback, alternate buffer and boundary hooks.
+
+    `on_boundary(reason)` is called just before anything that would wipe
+    the visible content (alternate-screen switch, full clear, resize), so
+    the frame builder can take a frame of what was there.
+    """
+
+    def __init__(self, columns: int, lines: int, scrollback: int = 10_000) -> None:
+        self.scrollback_limit = max(0, scrollback)
+        self.scrollback: deque[Line] = deque(maxlen=self.scrollback_limit or None)
+        # Engine record of lines that left the visible main screen; never
+        # cleared by the program. `history_total` counts all ever added.
+        self.history: deque[str] = deque(maxlen=max(self.scrollback_limit, 1))
+        self.history_total = 0
+        self.alternate = False
+        self.synchronized = False
+        self.sync_updates = 0  # completed synchronized updates
+        self.on_boundary: Callable[[str], None] | None = None
+        self._main_saved: tuple[Any, Cursor, list] | None = None
+        self._cell_cache: dict[str, Char] = {}
+        self._cache_attrs: Char | None = None
+        self._last_char: str = ""
+        super().__init__(columns, lines)
+        self.parser = Parser(self)
+
+    # -- input ------------------------------------------------------------
+    def feed(self, data: str) -> None:
+        self.parser.feed(data)
+
+    # -- history ----------------------------------------------------------
+    def _push_history(self, line: dict[int, Char] | None) -> None:
+        if self.alternate:
+            return
+        if line:
+            text = render_text(line, self.columns)
+            spans = render_spans(line, self.columns)
+        else:
+            text, spans = "", ()
+        if self.scrollback_limit:
+            self.scrollback.append(Line(text, spans))
+        self.history.append(text)
+        self.history_total += 1
+
+    def history_since(self, total_before: int) -> list[str]:
+        """History lines added since `history_total` was `total_before`."""
+        n = min(self.history_total - total_before, len(self.history))
+        if n <= 0:
+            return []
+        h = self.history
+        return [h[i] for i in range(len(h) - n, len(h))]
+
+    def _boundary(self, reason: str) -> None:
+        if self.on_boundary is not None:
+            self.on_boundary(reason)
+
+    # -- drawing ----------------------------------------------------------
+    def draw(self, data: str) -> None:
+        if self.charset:
+            data = data.translate(self.g1_charset)
+        elif self.g0_charset is not pyte.charsets.LAT1_MAP:
+            data = data.translate(self.g0_charset)
+        if data.isascii() and mo.IRM not in self.mode:
+            self._draw_ascii(data)
+        else:
+            self._draw_unicode(data)
+        self._last_char = data[-1:] or self._last_char
+
+    def _draw_ascii(self, data: str) -> None:
+        cursor = self.cursor
+        attrs = cursor.attrs
+        if attrs is not self._cache_attrs:
+            self._cell_cache = {}
+            self._cache_attrs = attrs
+        cache = self._cell_cache
+        cols = self.columns
+        if mo.DECAWM not in self.mode:
+            # No autowrap: everything past the margin lands in the last cell.
+            if cursor.x >= cols:
+                cursor.x = cols - 1
+            room = cols - cursor.x
+            if len(data) > room:
+                data = data[:room - 1] + data[-1]
+        i, n = 0, len(data)
+        while i < n:
+            if cursor.x >= cols:
+                self.carriage_return()
+                self.linefeed()
+            line = self.buffer[cursor.y]
+            x = cursor.x
+            chunk = data[i:i + cols - x]
+            for ch in chunk:
+                c = cache.get(ch)
+                if c is None:
+                    c = cache[ch] = attrs._replace(data=ch)
+                line[x] = c
+                x += 1
+            i += len(chunk)
+            cursor.x = x
+        if mo.DECAWM not in self.mode and cursor.x >= cols:
+            cursor.x = cols - 1
+        self.dirty.add(cursor.y)
+
+    def _draw_unicode(self, data: str) -> None:
+        cursor = self.cursor
+        cols = self.columns
+        autowrap = mo.DECAWM in self.mode
+        for ch in data:
+            w = wcwidth(ch)
+            if w <= 0:
+                self._combine(ch)
+                continue
+            if cursor.x + w > cols:
+                if autowrap:
+                    if cursor.x < cols and w == 2:
+                        # a wide char that does not fit leaves the last cell blank
+                        self.buffer[cursor.y].pop(cursor.x, None)
+                    self.carriage_return()
+                    self.linefeed()
+                else:
+                    cursor.x = cols - w
+            if mo.IRM in self.mode:
+                self.insert_characters(w)
+            line = self.buffer[cursor.y]
+            x = cursor.x
+            # Overwriting half of a wide character blanks its other half.
+            prev = line.get(x)
+            if prev is not None and prev.data == "" and x > 0:
+                line[x - 1] = line[x - 1]._replace(data=" ")
+            line[x] = cursor.attrs._replace(data=ch)
+            if w == 2:
+                if x + 1 < cols:
+                    line[x + 1] = cursor.attrs._replace(data="")
+            else:
+                nxt = line.get(x + 1)
+                if nxt is not None and nxt.data == "":
+                    line[x + 1] = nxt._replace(data=" ")
+            cursor.x = x + w
+        self.dirty.add(cursor.y)
+
+    def _combine(self, ch: str) -> None:
+        """Attach a zero-width character (accent, VS16, ZWJ) to the cell before."""
+        if unicodedata.category(ch) in ("Cc", "Cf") and ch not in ("\u200d", "\ufe0f", "\ufe0e"):
+            return
+        cursor = self.cursor
+        x, y = cursor.x, cursor.y
+        line = self.buffer[y]
+        x -= 1
+        if x >= 0 and line.get(x) is not None and line[x].data == "" and x > 0:
+            x -= 1
+        if x < 0:
+            if y == 0:
+                return
+            y -= 1
+            line = self.buffer[y]
+            x = self.columns - 1
+        last = line.get(x)
+        if last is None:
+            return
+        line[x] = last._replace(data=unicodedata.normalize("NFC", last.data + ch))
+
+    def repeat_last(self, count: int | None = None) -> None:
+        """REP (`CSI n b`): repeat the last printed character."""
+        if self._last_char:
+            self.draw(self._last_char * min(max(count or 1, 1), 4 * self.columns * self.lines))
+
+    # -- scrolling ----------------------------------------------------------
+    def index(self) -> None:
+        top, bottom = self.margins or Margins(0, self.lines - 1)
+        if self.cursor.y == bottom:
+            self._scroll_up_region(top, bottom, 1)
+        elif self.cursor.y < self.lines - 1:
+            self.cursor.y += 1
+
+    def _scroll_up_region(self, top: int, bottom: int, count: int) -> None:
+        buf = self.buffer
+        count = min(count, bottom - top + 1)
+        for _ in range(count):
+            if top == 0:
+                self._push_history(buf.get(0))
+            for y in range(top, bottom):
+                nxt = buf.get(y + 1)
+                if nxt is None:
+                    buf.pop(y, None)
+                else:
+                    buf[y] = nxt
+            buf.pop(bottom, None)
+        self.dirty.update(range(top, bottom + 1))
+
+    def _scroll_down_region(self, top: int, bottom: int, count: int) -> None:
+        buf = self.buffer
+        count = min(count, bottom - top + 1)
+        for _ in range(count):
+            for y in range(bottom, top, -1):
+                prv = buf.get(y - 1)
+                if prv is None:
+                    buf.pop(y, None)
+                else:
+                    buf[y] = prv
+            buf.pop(top, None)
+        self.dirty.update(range(top, bottom + 1))
+
+    def reverse_index(self) -> None:
+        top, bottom = self.margins or Margins(0, self.lines - 1)
+        if self.cursor.y == top:
+            self._scroll_down_region(top, bottom, 1)
+        elif self.cursor.y > 0:
+            self.cursor.y -= 1
+
+    def scroll_up(self, count: int | None = None) -> None:
+        """SU (`CSI n S`): scroll the region up; the top lines go to history."""
+        top, bottom = self.margins or Margins(0, self.lines - 1)
+        self._scroll_up_region(top, bottom, count or 1)
+
+    def scroll_down(self, count: int | None = None) -> None:
+        """SD (`CSI n T`)."""
+        top, bottom = self.margins or Margins(0, self.lines - 1)
+        self._scroll_down_region(top, bottom, count or 1)
+
+    def next_line(self) -> None:
+        """NEL (`ESC E`)."""
+        self.carriage_return()
+        self.index()
+
+    def forward_tab(self, count: int | None = None) -> None:
+        for _ in range(count or 1):
+            self.tab()
+
+    def back_tab(self, count: int | None = None) -> None:
+        for _ in range(count or 1):
+            stops = [s for s in self.tabstops if s < self.cursor.x]
+            self.cursor.x = max(stops) if stops else 0
+
+    def tab(self) -> None:
+        x = self.cursor.x
+        stops = [s for s in self.tabstops if s > x]
+        self.cursor.x = min(stops) if stops else self.columns - 1
+
+    # -- erasing ----------------------------------------------------------------
+    def erase_in_display(self, how: int = 0, *args: Any, **kwargs: Any) -> None:
+        if how == 3:
+            # The terminal's scrollback goes; our history stays.
+            self.scrollback.clear()
+            return
+        if how == 2:
+            self._boundary("clear")
+            if not self.alternate:
+                # Like tmux: a full clear of the main screen pushes the
+                # visible lines (down to the last non-blank one) to history.
+                used = [y for y, line in self.buffer.items()
+                        if y < self.lines and render_text(line, self.columns)]
+                for y in range(max(used) + 1 if used else 0):
+                    self._push_history(self.buffer.get(y))
+            self.buffer.clear()
+            if self.cursor.attrs.bg != "default" or self.cursor.attrs.reverse:
+                blank = self.cursor.attrs._replace(data=" ")
+                for y in range(self.lines):
+                    line = self.buffer[y]
+                    for x in range(self.columns):
+                        line[x] = blank
+            self.dirty.update(range(self.lines))
+            return
+        super().erase_in_display(how)
+
+    def erase_in_line(self, how: int = 0, private: bool = False) -> None:
+        line = self.buffer[self.cursor.y]
+        attrs = self.cursor.attrs
+        plain = attrs.bg == "default" and not attrs.reverse
+        x0 = min(self.cursor.x, self.columns - 1)
+        if how == 0:
+            xs = range(x0, self.columns)
+        elif how == 1:
+            xs = range(0, x0 + 1)
+        else:
+            xs = range(self.columns)
+        if plain:
+            for x in xs:
+                line.pop(x, None)
+        else:
+            blank = attrs._replace(data=" ")
+            for x in xs:
+                line[x] = blank
+        self.dirty.add(self.cursor.y)
+
+    # -- modes ------------------------------------------------------------------
+    def set_mode(self, *modes: int, **kwargs: Any) -> None:
+        if kwargs.get("private"):
+            shifted = [m << 5 for m in modes]
+            for m in shifted:
+                if m in _ALT_MODES:
+                    self._enter_alternate(m)
+                elif m == SYNC_2026:
+                    self.synchronized = True
+            rest = [m for m in modes if (m << 5) not in _ALT_MODES and (m << 5) != SYNC_2026]
+            if rest:
+                super().set_mode(*rest, private=True)
+            return
+        super().set_mode(*modes)
+
+    def reset_mode(self, *modes: int, **kwargs: Any) -> None:
+        if kwargs.get("private"):
+            shifted = [m << 5 for m in modes]
+            for m in shifted:
+                if m in _ALT_MODES:
+                    self._leave_alternate(m)
+                elif m == SYNC_2026:
+                    if self.synchronized:
+                        self.synchronized = False
+                        self.sync_updates += 1
+                        self._boundary("sync")
+            rest = [m for m in modes if (m << 5) not in _ALT_MODES and (m << 5) != SYNC_2026]
+            if rest:
+                super().reset_mode(*rest, private=True)
+            return
+        super().reset_mode(*modes)
+
+    def _enter_alternate(self, mode: int) -> None:
+        if self.alternate:
+            if mode != ALT_47:
+                self.buffer.clear()
+            return
+        self._boundary("alt-enter")
+        saved_cursor = self.cursor
+        self._main_saved = (self.buffer, Cursor(saved_cursor.x, saved_cursor.y, saved_cursor.attrs),
+                            list(self.savepoints))
+        if mode == ALT_1049:
+            self.save_cursor()
+        self.buffer = self._new_buffer()
+        self.alternate = True
+        self.dirty.update(range(self.lines))
+
+    def _leave_alternate(self, mode: int) -> None:
+        if not self.alternate:
+            return
+        self._boundary("alt-leave")
+        self.alternate = False
+        assert self._main_saved is not None
+        buffer, cursor, savepoints = self._main_saved
+        self._main_saved = None
+        self.buffer = buffer
+        if mode == ALT_1049:
+            self.savepoints = savepoints
+            self.cursor = cursor
+            self.ensure_hbounds()
+            self.ensure_vbounds()
+        self.dirty.update(range(self.lines))
+
+    def _new_buffer(self) -> Any:
+        from collections import defaultdict
+        return defaultdict(lambda: StaticDefaultDict(self.default_char))
+
+    def soft_reset(self) -> None:
+        """DECSTR (`CSI ! p`): modes and margins back to defaults, text kept."""
+        self.margins = None
+        self.mode.discard(mo.IRM)
+        self.mode.discard(mo.DECOM)
+        self.mode.add(mo.DECAWM)
+        self.mode.add(mo.DECTCEM)
+        self.select_graphic_rendition(0)
+        self.charset = 0
+        self.g0_charset = pyte.charsets.LAT1_MAP
+
+    def reset(self) -> None:
+        if getattr(self, "alternate", False):
+            self.alternate = False
+            self._main_saved = None
+            self.buffer = self._new_buffer()
+        super().reset()
+
+    # -- queries are answered by the real terminal, not by a replay ---------------
+    def report_device_attributes(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+    def report_device_status(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+    def write_process_input(self, data: str) -> None:
+        pass
+
+    # -- resize -----------------------------------------------------------------
+    def resize(self, lines: int | None = None, columns: int | None = None) -> None:
+        lines = lines or self.lines
+        columns = columns or self.columns
+        if lines == self.lines and columns == self.columns:
+            return
+        self._boundary("resize")
+        if lines < self.lines:
+            # Like tmux: first drop blank rows below the cursor, then push
+            # rows off the top into history.
+            drop = self.lines - lines
+            for y in range(self.lines - 1, self.cursor.y, -1):
+                if drop == 0:
+                    break
+                if render_text(self.buffer.get(y) or {}, self.columns):
+                    break
+                self.buffer.pop(y, None)
+                drop -= 1
+            if drop:
+                self._scroll_up_region(0, self.lines - 1, drop)
+                self.cursor.y = max(0, self.cursor.y - drop)
+        if columns < self.columns:
+            for line in self.buffer.values():
+                for x in [k for k in line if k >= columns]:
+                    del line[x]
+        self.lines, self.columns = lines, columns
+        self.margins = None
+        self.tabstops = set(range(8, columns, 8))
+        self.ensure_hbounds()
+        self.ensure_vbounds()
+        self.dirty.update(range(lines))
+
+    # -- reading ------------------------------------------------------------------
+    def text_lines(self) -> list[str]:
+        """The visible rows as text, trailing blanks trimmed."""
+        buf, cols = self.buffer, self.columns
+        return [render_text(buf[y], cols) if y in buf else "" for y in range(self.lines)]
+
+    def lines_with_style(self) -> list[Line]:
+        buf, cols = self.buffer, self.columns
+        return [Line(render_text(buf[y], cols), render_spans(buf[y], cols)) if y in buf else Line("", ())
+                for y in range(self.lines)]
