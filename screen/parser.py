@@ -16,6 +16,8 @@ from typing import Any, Callable
 
 # Runs of printable text: everything except C0 controls, DEL and C1 controls.
 _TEXT = re.compile(r"[^\x00-\x1f\x7f-\x9f]+")
+# The common tokens in one pass: a text run, or a complete CSI sequence.
+_TOKEN = re.compile(r"([^\x00-\x1f\x7f-\x9f]+)|\x1b\[([\x30-\x3f]*)([\x20-\x2f]*)([\x40-\x7e])")
 # One escape sequence, or a prefix of one (group "done" tells which).
 _CSI = re.compile(r"\x1b\[([\x30-\x3f]*)([\x20-\x2f]*)([\x40-\x7e])")
 _CSI_PREFIX = re.compile(r"\x1b\[[\x30-\x3f]*[\x20-\x2f]*\Z")
@@ -38,6 +40,8 @@ _CSI_METHODS: dict[str, str] = {
     "l": "reset_mode", "m": "select_graphic_rendition", "r": "set_margins",
     "s": "save_cursor", "u": "restore_cursor",
 }
+# CSI finals whose handlers take at most the first one or two numbers.
+_SIMPLE = {k: _CSI_METHODS[k] for k in "ABCDEFGHJKXdf@PLMST`ae"}
 _ESC_METHODS: dict[str, str] = {
     "7": "save_cursor", "8": "restore_cursor", "D": "index", "E": "next_line",
     "M": "reverse_index", "c": "reset", "H": "set_tab_stop",
@@ -102,6 +106,7 @@ class Parser:
         self.screen = screen
         self._pending = ""
         self._bound: dict[str, Callable[..., Any]] = {}
+        self._sgr_cache: dict[tuple[Any, str], Any] = {}
         for table in (_CSI_METHODS, _ESC_METHODS, _CONTROLS):
             for name in table.values():
                 fn = getattr(screen, name, None)
@@ -115,13 +120,18 @@ class Parser:
         screen = self.screen
         draw = screen.draw
         bound = self._bound
-        text_match = _TEXT.match
+        token = _TOKEN.match
+        csi = self._csi
         n = len(data)
         pos = 0
         while pos < n:
-            m = text_match(data, pos)
+            m = token(data, pos)
             if m is not None:
-                draw(m.group())
+                text, params, inter, final = m.groups()
+                if text is not None:
+                    draw(text)
+                else:
+                    csi(params, inter, final)
                 pos = m.end()
                 continue
             ch = data[pos]
@@ -170,6 +180,17 @@ class Parser:
     # -- dispatch -------------------------------------------------------
     def _csi(self, params: str, inter: str, final: str) -> None:
         screen = self.screen
+        if not inter and final in _SIMPLE and (not params or params[0] not in "<=>?"):
+            # Fast path: cursor moves and erases with plain numeric arguments.
+            fn = self._bound[_SIMPLE[final]]
+            if not params:
+                fn()
+            elif final in "Hf":
+                a, _, b = params.partition(";")
+                fn(_int(a), _int(b.partition(";")[0]))
+            else:
+                fn(_int(params.partition(";")[0]))
+            return
         private = params[:1] if params[:1] in "<=>?" else ""
         if private:
             params = params[1:]
@@ -184,7 +205,18 @@ class Parser:
         if final == "m":
             if private:
                 return
-            screen.select_graphic_rendition(*_sgr_params(params))
+            # SGR is pure in (attributes, parameters): remember the result.
+            cursor = screen.cursor
+            key = (cursor.attrs, params)
+            cache = self._sgr_cache
+            hit = cache.get(key)
+            if hit is None:
+                screen.select_graphic_rendition(*_sgr_params(params))
+                if len(cache) > 8192:
+                    cache.clear()
+                cache[key] = cursor.attrs
+            else:
+                cursor.attrs = hit
             return
         name = _CSI_METHODS.get(final)
         if name is None:

@@ -82,6 +82,22 @@ def render_spans(line: dict[int, Char], columns: int) -> tuple[Span, ...]:
     return tuple(spans)
 
 
+_WIDTH_ONE: dict[str, bool] = {}
+_WIDTHS: dict[str, int] = {}
+
+
+def _all_narrow(data: str) -> bool:
+    """Every character takes exactly one cell (box drawing, bullets, accents)."""
+    cache = _WIDTH_ONE
+    for ch in set(data):
+        ok = cache.get(ch)
+        if ok is None:
+            ok = cache[ch] = wcwidth(ch) == 1 and unicodedata.category(ch)[0] != "M"
+        if not ok:
+            return False
+    return True
+
+
 class VirtualScreen(pyte.Screen):
     """pyte screen plus scrollback, alternate buffer and boundary hooks.
 
@@ -102,8 +118,7 @@ class VirtualScreen(pyte.Screen):
         self.sync_updates = 0  # completed synchronized updates
         self.on_boundary: Callable[[str], None] | None = None
         self._main_saved: tuple[Any, Cursor, list] | None = None
-        self._cell_cache: dict[str, Char] = {}
-        self._cache_attrs: Char | None = None
+        self._cell_cache: dict[Char, dict[str, Char]] = {}
         self._last_char: str = ""
         super().__init__(columns, lines)
         self.parser = Parser(self)
@@ -144,19 +159,28 @@ class VirtualScreen(pyte.Screen):
             data = data.translate(self.g1_charset)
         elif self.g0_charset is not pyte.charsets.LAT1_MAP:
             data = data.translate(self.g0_charset)
-        if data.isascii() and mo.IRM not in self.mode:
-            self._draw_ascii(data)
+        if mo.IRM not in self.mode and (data.isascii() or _all_narrow(data)):
+            self._draw_narrow(data)
         else:
             self._draw_unicode(data)
         self._last_char = data[-1:] or self._last_char
 
-    def _draw_ascii(self, data: str) -> None:
+    def _cells_for(self, attrs: Char) -> dict[str, Char]:
+        """Interned cells for one set of attributes: cells are immutable, so
+        a character drawn with the same attributes is the same object."""
+        cells = self._cell_cache.get(attrs)  # type: ignore[call-overload]
+        if cells is None:
+            if len(self._cell_cache) > 4096:
+                self._cell_cache.clear()
+            cells = self._cell_cache[attrs] = {}  # type: ignore[index]
+        return cells
+
+    def _draw_narrow(self, data: str) -> None:
         cursor = self.cursor
         attrs = cursor.attrs
-        if attrs is not self._cache_attrs:
-            self._cell_cache = {}
-            self._cache_attrs = attrs
-        cache = self._cell_cache
+        cells = self._cells_for(attrs)
+        for ch in set(data).difference(cells):
+            cells[ch] = attrs._replace(data=ch)
         cols = self.columns
         if mo.DECAWM not in self.mode:
             # No autowrap: everything past the margin lands in the last cell.
@@ -166,21 +190,17 @@ class VirtualScreen(pyte.Screen):
             if len(data) > room:
                 data = data[:room - 1] + data[-1]
         i, n = 0, len(data)
+        get = cells.__getitem__
         while i < n:
             if cursor.x >= cols:
                 self.carriage_return()
                 self.linefeed()
-            line = self.buffer[cursor.y]
             x = cursor.x
             chunk = data[i:i + cols - x]
-            for ch in chunk:
-                c = cache.get(ch)
-                if c is None:
-                    c = cache[ch] = attrs._replace(data=ch)
-                line[x] = c
-                x += 1
-            i += len(chunk)
-            cursor.x = x
+            k = len(chunk)
+            self.buffer[cursor.y].update(zip(range(x, x + k), map(get, chunk)))
+            i += k
+            cursor.x = x + k
         if mo.DECAWM not in self.mode and cursor.x >= cols:
             cursor.x = cols - 1
         self.dirty.add(cursor.y)
@@ -189,8 +209,14 @@ class VirtualScreen(pyte.Screen):
         cursor = self.cursor
         cols = self.columns
         autowrap = mo.DECAWM in self.mode
+        insert = mo.IRM in self.mode
+        attrs = cursor.attrs
+        cells = self._cells_for(attrs)
+        widths = _WIDTHS
         for ch in data:
-            w = wcwidth(ch)
+            w = widths.get(ch)
+            if w is None:
+                w = widths[ch] = wcwidth(ch)
             if w <= 0:
                 self._combine(ch)
                 continue
@@ -203,7 +229,7 @@ class VirtualScreen(pyte.Screen):
                     self.linefeed()
                 else:
                     cursor.x = cols - w
-            if mo.IRM in self.mode:
+            if insert:
                 self.insert_characters(w)
             line = self.buffer[cursor.y]
             x = cursor.x
@@ -211,10 +237,16 @@ class VirtualScreen(pyte.Screen):
             prev = line.get(x)
             if prev is not None and prev.data == "" and x > 0:
                 line[x - 1] = line[x - 1]._replace(data=" ")
-            line[x] = cursor.attrs._replace(data=ch)
+            c = cells.get(ch)
+            if c is None:
+                c = cells[ch] = attrs._replace(data=ch)
+            line[x] = c
             if w == 2:
                 if x + 1 < cols:
-                    line[x + 1] = cursor.attrs._replace(data="")
+                    stub = cells.get("")
+                    if stub is None:
+                        stub = cells[""] = attrs._replace(data="")
+                    line[x + 1] = stub
             else:
                 nxt = line.get(x + 1)
                 if nxt is not None and nxt.data == "":

@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""Benchmark: screen throughput against stock pyte, in the same run.
+
+Streams: (1) a real corpus recording's output repeated to >= 20 MB,
+(2) a synthetic ANSI-heavy stream (colours, cursor moves, scroll regions,
+wide characters). For each: MB/s of stock `pyte.Screen`, stock
+`pyte.HistoryScreen(history=10000)`, our `VirtualScreen`, and the ratio to
+HistoryScreen. Also the end-to-end `replay` rate over the corpus, peak
+memory replaying a 100 MB recording (in a child process), and, when node
+with @xterm/headless is available, xterm.js on the same stream.
+
+Usage: python bench/replay_throughput.py [--mb 20] [--big-mb 100] [--skip-big]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+CORPUS = ROOT.parent / "shared" / "corpus"
+
+import pyte  # noqa: E402
+
+from screen.cast import CastReader  # noqa: E402
+from screen.vscreen import VirtualScreen  # noqa: E402
+
+CHUNK = 4096
+
+
+def real_stream(mb: float) -> tuple[str, int, int, str]:
+    cands = sorted(CORPUS.glob("*/*/session.cast"), key=lambda p: -p.stat().st_size)
+    src = next(p for p in cands if "codex" in str(p) or "claude" in str(p))
+    with CastReader(src) as r:
+        out = "".join(e.data for e in r.events(warn=False) if e.code == "o")
+        w, h = r.header.width, r.header.height
+    reps = int(mb * 1e6 // max(1, len(out.encode()))) + 1
+    return out * reps, w, h, str(src.relative_to(CORPUS))
+
+
+def synthetic_stream(mb: float) -> str:
+    rnd = random.Random(7)
+    words = ["alpha", "beta", "gamma", "δέλτα", "日本語", "emoji😀", "tab\tstop", "x" * 30]
+    parts = []
+    size = 0
+    while size < mb * 1e6:
+        k = rnd.random()
+        if k < 0.3:
+            s = f"\x1b[{rnd.randint(30, 37)};{rnd.randint(40, 47)}m{rnd.choice(words)}\x1b[0m "
+        elif k < 0.45:
+            s = f"\x1b[{rnd.randint(1, 40)};{rnd.randint(1, 100)}H{rnd.choice(words)}"
+        elif k < 0.55:
+            s = "\r\n" + " ".join(rnd.choice(words) for _ in range(8))
+        elif k < 0.6:
+            s = f"\x1b[{rnd.randint(1, 5)};{rnd.randint(20, 40)}r\x1bM\x1b[r"
+        elif k < 0.65:
+            s = "\x1b[38;2;10;20;30mtrue colour\x1b[K\x1b[0m"
+        elif k < 0.7:
+            s = "\x1b[2K\x1b[1G⠋ Working (3s • esc to interrupt)"
+        else:
+            s = " ".join(rnd.choice(words) for _ in range(5)) + "\n"
+        parts.append(s)
+        size += len(s)
+    return "".join(parts)
+
+
+def chunks(data: str) -> list[str]:
+    return [data[i:i + CHUNK] for i in range(0, len(data), CHUNK)]
+
+
+def time_feed(make, data_chunks: list[str], budget: float) -> tuple[float, float]:
+    """(MB/s, fraction of the stream done) — stock screens get a time budget."""
+    total = sum(len(c.encode()) for c in data_chunks)
+    feed = make()
+    t0 = time.perf_counter()
+    done = 0
+    for c in data_chunks:
+        feed(c)
+        done += len(c.encode())
+        if time.perf_counter() - t0 > budget:
+            break
+    dt = time.perf_counter() - t0
+    return done / 1e6 / dt, done / total
+
+
+def stock(cls, w, h, **kw):
+    def make():
+        scr = cls(w, h, **kw)
+        st = pyte.Stream(scr)
+        def feed(c):
+            try:
+                st.feed(c)
+            except Exception:
+                st._initialize_parser()
+        return feed
+    return make
+
+
+def ours(w, h):
+    def make():
+        return VirtualScreen(w, h, scrollback=10_000).feed
+    return make
+
+
+def xterm_rate(data: str, w: int, h: int) -> str:
+    node = shutil.which("node")
+    if not node:
+        return "node not found"
+    mod = subprocess.run([node, "-e", "require.resolve('@xterm/headless')"], capture_output=True,
+                         cwd=str(ROOT / "bench"))
+    if mod.returncode != 0:
+        return "@xterm/headless not installed (npm install --prefix bench @xterm/headless)"
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False, encoding="utf-8") as f:
+        f.write(data)
+    js = (f"const {{Terminal}}=require('@xterm/headless');const fs=require('fs');"
+          f"const d=fs.readFileSync('{f.name}','utf8');const t=new Terminal({{cols:{w},rows:{h},scrollback:10000,allowProposedApi:true}});"
+          f"const t0=Date.now();let i=0;const C=4096;function step(){{if(i>=d.length){{const s=(Date.now()-t0)/1000;"
+          f"console.log((Buffer.byteLength(d)/1e6/s).toFixed(1));return;}}t.write(d.slice(i,i+C),step);i+=C;}}step();")
+    p = subprocess.run([node, "-e", js], capture_output=True, text=True, cwd=str(ROOT / "bench"))
+    os.unlink(f.name)
+    return f"{p.stdout.strip()} MB/s" if p.returncode == 0 else f"failed: {p.stderr.strip()[:100]}"
+
+
+def replay_rate() -> str:
+    from agents_chrome.replay import replay
+    total = 0
+    t0 = time.perf_counter()
+    for cast in sorted(CORPUS.glob("*/*/session.cast")):
+        replay(cast, cast.parent.parent.name)
+        with CastReader(cast) as r:
+            total += sum(len(e.data.encode()) for e in r.events(warn=False) if e.code == "o")
+    dt = time.perf_counter() - t0
+    return f"{total / 1e6 / dt:.2f} MB/s end-to-end replay over {total / 1e6:.1f} MB of corpus output"
+
+
+def big_memory(mb: int) -> str:
+    data, w, h, _ = real_stream(1)
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "big.cast"
+        with path.open("w", encoding="utf-8") as f:
+            f.write(json.dumps({"version": 2, "width": w, "height": h}) + "\n")
+            written, t = 0, 0.0
+            while written < mb * 1e6:
+                for c in chunks(data):
+                    t += 0.001
+                    line = json.dumps([round(t, 3), "o", c], ensure_ascii=False) + "\n"
+                    f.write(line)
+                    written += len(line)
+                    if written >= mb * 1e6:
+                        break
+        code = ("import resource,sys;sys.path.insert(0,%r);from screen.cast import CastReader;"
+                "from screen.frames import iter_frames;r=CastReader(%r);n=sum(1 for _ in iter_frames(r,styles=False));"
+                "print(n, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)") % (str(ROOT), str(path))
+        t0 = time.perf_counter()
+        p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        dt = time.perf_counter() - t0
+        if p.returncode != 0:
+            return "failed: " + p.stderr[-200:]
+        frames, rss = p.stdout.split()
+        return (f"{path.stat().st_size / 1e6:.0f} MB recording: peak RSS {int(rss) / 1024:.0f} MB, "
+                f"{frames} frames, {dt:.1f} s")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mb", type=float, default=20)
+    ap.add_argument("--big-mb", type=int, default=100)
+    ap.add_argument("--skip-big", action="store_true")
+    ap.add_argument("--budget", type=float, default=20.0, help="seconds the stock screens get per stream")
+    a = ap.parse_args()
+    real, w, h, src = real_stream(a.mb)
+    streams = [(f"real ({src}, {len(real.encode()) / 1e6:.0f} MB)", real, w, h),
+               (f"synthetic ({a.mb:.0f} MB)", synthetic_stream(a.mb), 120, 40)]
+    for name, data, w, h in streams:
+        cs = chunks(data)
+        print(f"\n== {name}  {w}x{h}")
+        r_ours, _ = time_feed(ours(w, h), cs, 1e9)
+        r_screen, f1 = time_feed(stock(pyte.Screen, w, h), cs, a.budget)
+        r_hist, f2 = time_feed(stock(pyte.HistoryScreen, w, h, history=10_000), cs, a.budget)
+        print(f"stock pyte Screen              {r_screen:8.2f} MB/s  (over {f1:.0%} of the stream)")
+        print(f"stock pyte HistoryScreen(10k)  {r_hist:8.2f} MB/s  (over {f2:.0%} of the stream)")
+        print(f"capsule-capture VirtualScreen  {r_ours:8.2f} MB/s")
+        print(f"ratio vs HistoryScreen         {r_ours / r_hist:8.1f}x   vs Screen {r_ours / r_screen:.1f}x")
+        print(f"xterm.js headless              {xterm_rate(data, w, h)}")
+    print("\n== replay")
+    print(replay_rate())
+    if not a.skip_big:
+        print("\n== memory")
+        print(big_memory(a.big_mb))
+    print(f"\n(this process peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
