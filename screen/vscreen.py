@@ -220,6 +220,8 @@ class VirtualScreen(pyte.Screen):
             if w <= 0:
                 self._combine(ch)
                 continue
+            if "\U0001f1e6" <= ch <= "\U0001f1ff" and self._pair_flag(ch):
+                continue
             if cursor.x + w > cols:
                 if autowrap:
                     if cursor.x < cols and w == 2:
@@ -253,6 +255,18 @@ class VirtualScreen(pyte.Screen):
                     line[x + 1] = nxt._replace(data=" ")
             cursor.x = x + w
         self.dirty.add(cursor.y)
+
+    def _pair_flag(self, ch: str) -> bool:
+        """A second regional indicator joins the first into one flag cell."""
+        x = self.cursor.x - 2
+        if x < 0:
+            return False
+        line = self.buffer[self.cursor.y]
+        prev = line.get(x)
+        if prev is None or len(prev.data) != 1 or not ("\U0001f1e6" <= prev.data <= "\U0001f1ff"):
+            return False
+        line[x] = prev._replace(data=prev.data + ch)
+        return True
 
     def _combine(self, ch: str) -> None:
         """Attach a zero-width character (accent, VS16, ZWJ) to the cell before."""
@@ -358,7 +372,9 @@ class VirtualScreen(pyte.Screen):
             # The terminal's scrollback goes; our history stays.
             self.scrollback.clear()
             return
-        if how == 2:
+        if how == 2 or (how == 0 and self.cursor.x == 0 and self.cursor.y == 0):
+            # ED 0 from the home position clears the whole screen too (tmux
+            # treats it as a clear, history included).
             self._boundary("clear")
             if not self.alternate:
                 # Like tmux: a full clear of the main screen pushes the
