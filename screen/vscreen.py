@@ -222,6 +222,8 @@ class VirtualScreen(pyte.Screen):
                 continue
             if "\U0001f1e6" <= ch <= "\U0001f1ff" and self._pair_flag(ch):
                 continue
+            if w > cols:
+                w = cols  # a one-column terminal still shows the character
             if cursor.x + w > cols:
                 if autowrap:
                     if cursor.x < cols and w == 2:

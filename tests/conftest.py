@@ -1,0 +1,48 @@
+"""Shared test helpers: the real CLI, run as a user would."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+RECORDINGS = ROOT / "recordings"
+
+
+def cli(*args: str, env: dict | None = None, input: str | None = None, timeout: float = 120,
+        cwd: str | None = None) -> subprocess.CompletedProcess:
+    """Run `capsule-capture` as a subprocess (the installed entry point's module)."""
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    return subprocess.run([sys.executable, "-m", "capsule_capture.cli", *args], capture_output=True,
+                          text=True, env=full_env, input=input, timeout=timeout, cwd=cwd)
+
+
+def recording_cases(agent: str | None = None) -> list[Path]:
+    pat = f"{agent}/*/session.cast" if agent else "*/*/session.cast"
+    return sorted(p.parent for p in RECORDINGS.glob(pat))
+
+
+def strip_inputs(src: Path, dst: Path) -> Path:
+    """A copy of a recording with every input event removed (like score.py --screen-only)."""
+    with src.open(encoding="utf-8") as fi, dst.open("w", encoding="utf-8") as fo:
+        fo.write(fi.readline())
+        for line in fi:
+            try:
+                if json.loads(line)[1] == "i":
+                    continue
+            except (ValueError, IndexError, TypeError):
+                pass
+            fo.write(line)
+    return dst
+
+
+@pytest.fixture
+def capcap_home(tmp_path, monkeypatch):
+    home = tmp_path / "capcap-home"
+    monkeypatch.setenv("CAPSULE_CAPTURE_HOME", str(home))
+    return home

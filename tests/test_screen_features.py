@@ -1,0 +1,175 @@
+"""The virtual screen's features, each driven by the byte sequences TUIs send."""
+from __future__ import annotations
+
+import pytest
+
+from screen.frames import FrameBuilder
+from screen.vscreen import VirtualScreen
+
+
+def screen(cols: int = 20, rows: int = 5, scrollback: int = 100) -> VirtualScreen:
+    return VirtualScreen(cols, rows, scrollback=scrollback)
+
+
+def test_lines_leaving_the_top_enter_scrollback_with_attributes():
+    s = screen(rows=3)
+    s.feed("\x1b[1;31mred\x1b[0m\r\nb\r\nc\r\nd")
+    assert [ln.text for ln in s.scrollback] == ["red"]
+    start, end, fg, bg, flags = s.scrollback[0].spans[0]
+    assert (start, end, fg, flags & 1) == (0, 3, "red", 1)
+    assert s.text_lines() == ["b", "c", "d"]
+
+
+def test_scrollback_is_bounded():
+    s = screen(rows=2, scrollback=10)
+    s.feed("\r\n".join(str(i) for i in range(100)))
+    assert len(s.scrollback) == 10
+    assert s.scrollback[-1].text == "97"
+    assert s.history_total == 98
+
+
+def test_alternate_screen_1049_restores_main_screen_and_cursor():
+    s = screen()
+    s.feed("main line\r\nsecond\x1b[2;3H")
+    s.feed("\x1b[?1049h")
+    assert s.alternate and s.text_lines() == ["", "", "", "", ""]
+    s.feed("\x1b[Hfull screen app")
+    assert s.text_lines()[0] == "full screen app"
+    s.feed("\x1b[?1049l")
+    assert not s.alternate
+    assert s.text_lines()[:2] == ["main line", "second"]
+    assert (s.cursor.x, s.cursor.y) == (2, 1)
+
+
+@pytest.mark.parametrize("mode", ["1047", "47"])
+def test_other_alternate_modes(mode):
+    s = screen()
+    s.feed("keep me")
+    s.feed(f"\x1b[?{mode}h\x1b[HALT")
+    assert s.text_lines()[0] == "ALT"
+    s.feed(f"\x1b[?{mode}l")
+    assert s.text_lines()[0] == "keep me"
+
+
+def test_alternate_screen_does_not_feed_scrollback():
+    s = screen(rows=2)
+    s.feed("\x1b[?1049h" + "\r\n".join("abcdef"))
+    assert len(s.scrollback) == 0 and s.history_total == 0
+
+
+def test_erase_scrollback_keeps_engine_history():
+    s = screen(rows=2)
+    s.feed("one\r\ntwo\r\nthree\r\nfour")
+    assert [ln.text for ln in s.scrollback] == ["one", "two"]
+    s.feed("\x1b[3J")
+    assert len(s.scrollback) == 0
+    assert list(s.history) == ["one", "two"]
+
+
+def test_full_clear_pushes_visible_lines_to_history():
+    s = screen(rows=4)
+    s.feed("alpha\r\nbeta\x1b[2J\x1b[Hnew")
+    assert list(s.history) == ["alpha", "beta"]
+    assert s.text_lines()[0] == "new"
+
+
+def test_synchronized_update_is_never_split_across_frames():
+    fb = FrameBuilder(20, 3, gap=0.05)
+    frames = []
+    frames += fb.feed_event(0.0, "o", "\x1b[?2026h\x1b[2J\x1b[Hhalf")
+    frames += fb.feed_event(1.0, "o", " drawn")  # long gap, but still inside the update
+    frames += fb.feed_event(1.01, "o", "\x1b[?2026l")
+    frames += fb.finish()
+    texts = [f.lines[0] for f in frames]
+    assert "half" not in texts
+    assert texts[0] == "half drawn"
+    assert frames[0].reason == "sync"
+
+
+def test_frames_taken_before_clear_alt_switch_and_resize():
+    fb = FrameBuilder(20, 3, gap=10)
+    frames = fb.feed_event(0, "o", "before clear\x1b[2Jafter")
+    assert frames[-1].reason == "clear" and frames[-1].lines[0] == "before clear"
+    frames = fb.feed_event(0.1, "o", "\x1b[?1049h")
+    assert frames[-1].reason == "alt-enter"
+    frames = fb.feed_event(0.2, "r", "30x5")
+    assert frames[-1].reason == "resize"
+    end = fb.finish()[-1]
+    assert end.reason == "end" and (end.columns, end.rows) == (30, 5) and end.alternate
+
+
+def test_quiet_gap_makes_a_frame_and_carries_scrolled_lines_and_inputs():
+    fb = FrameBuilder(10, 2, gap=0.5)
+    fb.feed_event(0.0, "o", "a\r\nb\r\nc")
+    fb.feed_event(0.1, "i", "x")
+    frames = fb.feed_event(2.0, "o", "d")
+    assert len(frames) == 1 and frames[0].reason == "quiet"
+    assert frames[0].scrolled == ["a"] and frames[0].inputs == ["x"]
+
+
+def test_scroll_regions_and_reverse_index():
+    s = screen(rows=5)
+    s.feed("1\r\n2\r\n3\r\n4\r\n5")
+    s.feed("\x1b[2;4r\x1b[2;1H\x1bM")  # reverse index at the region top inserts a line
+    assert s.text_lines() == ["1", "", "2", "3", "5"]
+    s.feed("\x1b[4;1H\n")  # linefeed at the region bottom scrolls only the region
+    assert s.text_lines() == ["1", "2", "3", "", "5"]
+    assert s.history_total == 0  # a region not starting at the top feeds no history
+
+
+def test_su_sd_scroll_whole_screen():
+    s = screen(rows=3)
+    s.feed("a\r\nb\r\nc\x1b[2S")
+    assert s.text_lines() == ["c", "", ""] and list(s.history) == ["a", "b"]
+    s.feed("\x1b[1T")
+    assert s.text_lines() == ["", "c", ""]
+
+
+def test_wide_and_combining_characters():
+    s = screen(cols=6, rows=2)
+    s.feed("日本語x")  # three wide chars fill 6 cells; x wraps
+    assert s.text_lines() == ["日本語", "x"]
+    s = screen(cols=10, rows=1)
+    s.feed("e\u0301 ✔️ ok")  # combining accent; check mark + VS16 must not eat the rest
+    assert s.text_lines() == ["é ✔️ ok"]
+
+
+def test_wide_char_at_last_column_wraps():
+    s = screen(cols=5, rows=2)
+    s.feed("abcd日")
+    assert s.text_lines() == ["abcd", "日"]
+
+
+def test_modern_sequences_leave_no_garbage():
+    s = screen(cols=40, rows=2)
+    s.feed("\x1b[>4;1m\x1b[>1u\x1b[<u\x1b[=1;1u\x1b[?u\x1b[?2004h\x1b[?1004h\x1b[5 q"
+           "\x1b]0;title\x07\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\\x1bP+q544e\x1b\\"
+           "\x1b_Gi=1;AAAA\x1b\\\x1b[?2026$p\x1b[>0q\x1b[4:3mcurly\x1b[58;5;3mU\x1b[0m")
+    assert s.text_lines()[0] == "linkcurlyU"
+    assert s.title == "title"
+    assert not s.cursor.attrs.bold  # CSI > 4;1 m is not SGR bold
+
+
+def test_sequence_split_across_chunks():
+    s = screen(cols=20, rows=2)
+    for part in ["ab\x1b", "[3", "1mre", "d\x1b]0;t", "itle\x07z"]:
+        s.feed(part)
+    assert s.text_lines()[0] == "abredz"
+    assert s.buffer[0][2].fg == "red"
+
+
+def test_rep_repeats_last_character():
+    s = screen(cols=20, rows=1)
+    s.feed("─\x1b[9b")
+    assert s.text_lines()[0] == "─" * 10
+
+
+def test_resize_shrink_pushes_top_lines_to_history():
+    s = screen(cols=10, rows=4)
+    s.feed("1\r\n2\r\n3\r\n4")
+    s.resize(lines=2, columns=10)
+    assert s.text_lines() == ["3", "4"] and list(s.history) == ["1", "2"]
+    s = screen(cols=10, rows=4)
+    s.feed("1\x1b[H")  # blank rows below the cursor go first
+    s.resize(lines=2)
+    assert s.text_lines() == ["1", ""] and s.history_total == 0
