@@ -13,7 +13,9 @@ from pathlib import Path
 from typing import Iterator
 
 from screen.cast import CastHeader, CastReader, parse_size
-from screen.vscreen import Line, Span, VirtualScreen
+from pyte.screens import Char
+
+from screen.vscreen import Line, Span, VirtualScreen, cells_spans
 
 DEFAULT_GAP = 0.08  # seconds of recording time without output that make a quiet point
 
@@ -26,12 +28,20 @@ class Frame:
     columns: int
     rows: int
     lines: list[str]  # visible rows, trailing blanks trimmed
-    styles: list[tuple[Span, ...]]  # style spans per row
     cursor: tuple[int, int]  # (x, y)
     cursor_hidden: bool
     alternate: bool  # the alternate screen is active
     scrolled: list[str]  # lines that left the main screen since the previous frame
     inputs: list[str] = field(default_factory=list)  # input events since the previous frame
+    cells: list[tuple[Char, ...] | None] = field(default_factory=list, repr=False)
+    _styles: list[tuple[Span, ...]] | None = field(default=None, repr=False)
+
+    @property
+    def styles(self) -> list[tuple[Span, ...]]:
+        """Style spans per row (start, end, fg, bg, flags), computed on first use."""
+        if self._styles is None:
+            self._styles = [cells_spans(c) if c is not None else () for c in self.cells]
+        return self._styles
 
     def text(self) -> str:
         return "\n".join(self.lines)
@@ -63,17 +73,16 @@ class FrameBuilder:
 
     def take(self, reason: str, force: bool = False) -> None:
         s = self.screen
-        lines = s.text_lines()
+        cells, lines = s.snapshot_with_text()
         scrolled = s.history_since(self._hist_mark)
         self._hist_mark = s.history_total
         if (not force and not scrolled and not self._inputs and lines == self._last_lines
                 and s.alternate == self._last_alt):
             self._dirty = False
             return
-        styles = [ln.spans for ln in s.lines_with_style()] if self.want_styles else [() for _ in lines]
         self._ready.append(Frame(
             index=self._count, time=self.now, reason=reason, columns=s.columns, rows=s.lines,
-            lines=lines, styles=styles, cursor=(s.cursor.x, s.cursor.y), cursor_hidden=s.cursor.hidden,
+            lines=lines, cells=cells if self.want_styles else [], cursor=(s.cursor.x, s.cursor.y), cursor_hidden=s.cursor.hidden,
             alternate=s.alternate, scrolled=scrolled, inputs=self._inputs))
         self._count += 1
         self._inputs = []

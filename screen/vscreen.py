@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import unicodedata
 from collections import deque
+from itertools import groupby
+from operator import itemgetter
 from typing import Any, Callable, NamedTuple
 
 import pyte
@@ -40,46 +42,63 @@ class Line(NamedTuple):
 FLAG_BOLD, FLAG_ITALIC, FLAG_UNDERLINE, FLAG_REVERSE, FLAG_STRIKE = 1, 2, 4, 8, 16
 
 
-def _flags(c: Char) -> int:
-    return ((FLAG_BOLD if c.bold else 0) | (FLAG_ITALIC if c.italics else 0)
-            | (FLAG_UNDERLINE if c.underscore else 0) | (FLAG_REVERSE if c.reverse else 0)
-            | (FLAG_STRIKE if c.strikethrough else 0))
+_DATA = itemgetter(0)
+_STYLE = itemgetter(1, 2, 3, 4, 5, 6, 7)  # fg, bg, bold, italics, underscore, strikethrough, reverse
+_ROW_GETTERS: dict[int, Callable[[Any], tuple]] = {}
+
+
+def row_cells(line: dict[int, Char], columns: int) -> tuple[Char, ...]:
+    """The row's cells as an immutable tuple (a cheap snapshot; blanks filled in)."""
+    getter = _ROW_GETTERS.get(columns)
+    if getter is None:
+        getter = _ROW_GETTERS[columns] = itemgetter(*range(columns)) if columns > 1 else (lambda d: (d[0],))
+    return getter(line)
+
+
+def cells_text(cells: tuple[Char, ...]) -> str:
+    return "".join(map(_DATA, cells)).rstrip()
+
+
+def cells_spans(cells: tuple[Char, ...]) -> tuple[Span, ...]:
+    """Runs of equal style, leaving out the default style."""
+    spans: list[Span] = []
+    x = 0
+    for style, group in groupby(map(_STYLE, cells)):
+        n = sum(1 for _ in group)
+        fg, bg, bold, italics, underscore, strike, reverse = style
+        flags = ((FLAG_BOLD if bold else 0) | (FLAG_ITALIC if italics else 0)
+                 | (FLAG_UNDERLINE if underscore else 0) | (FLAG_REVERSE if reverse else 0)
+                 | (FLAG_STRIKE if strike else 0))
+        if fg != "default" or bg != "default" or flags:
+            spans.append((x, x + n, fg, bg, flags))
+        x += n
+    return tuple(spans)
 
 
 def render_text(line: dict[int, Char], columns: int) -> str:
     """Row text; the stub cell behind a wide character contributes nothing."""
     if not line:
         return ""
-    last = max((x for x in line if x < columns), default=-1)
-    if last < 0:
-        return ""
-    get = line.get
-    blank = " "
-    out = []
-    for x in range(last + 1):
-        c = get(x)
-        out.append(blank if c is None else c.data)
-    return "".join(out).rstrip()
+    if not isinstance(line, StaticDefaultDict):
+        line = _as_static(line)
+    return cells_text(row_cells(line, columns))
 
 
 def render_spans(line: dict[int, Char], columns: int) -> tuple[Span, ...]:
-    """Runs of equal style over the row's non-default cells."""
-    spans: list[Span] = []
-    cur: tuple[str, str, int] | None = None
-    start = end = 0
-    for x in sorted(k for k in line if k < columns):
-        c = line[x]
-        key: tuple[str, str, int] | None = (c.fg, c.bg, _flags(c))
-        if key == ("default", "default", 0):
-            key = None
-        if key != cur or x != end:
-            if cur is not None:
-                spans.append((start, end, *cur))
-            cur, start = key, x
-        end = x + 1
-    if cur is not None:
-        spans.append((start, end, *cur))
-    return tuple(spans)
+    if not line:
+        return ()
+    if not isinstance(line, StaticDefaultDict):
+        line = _as_static(line)
+    return cells_spans(row_cells(line, columns))
+
+
+_BLANK = Char(" ")
+
+
+def _as_static(line: dict[int, Char]) -> "StaticDefaultDict[int, Char]":
+    d: StaticDefaultDict[int, Char] = StaticDefaultDict(_BLANK)
+    d.update(line)
+    return d
 
 
 _WIDTH_ONE: dict[str, bool] = {}
@@ -118,6 +137,9 @@ class VirtualScreen(pyte.Screen):
         self.sync_updates = 0  # completed synchronized updates
         self.on_boundary: Callable[[str], None] | None = None
         self._main_saved: tuple[Any, Cursor, list] | None = None
+        self._snap: list[tuple[Char, ...] | None] = []
+        self._snap_text: list[str] = []
+        self._snap_cols = 0
         self._cell_cache: dict[Char, dict[str, Char]] = {}
         self._last_char: str = ""
         super().__init__(columns, lines)
@@ -199,6 +221,7 @@ class VirtualScreen(pyte.Screen):
             chunk = data[i:i + cols - x]
             k = len(chunk)
             self.buffer[cursor.y].update(zip(range(x, x + k), map(get, chunk)))
+            self.dirty.add(cursor.y)
             i += k
             cursor.x = x + k
         if mo.DECAWM not in self.mode and cursor.x >= cols:
@@ -236,6 +259,7 @@ class VirtualScreen(pyte.Screen):
             if insert:
                 self.insert_characters(w)
             line = self.buffer[cursor.y]
+            self.dirty.add(cursor.y)
             x = cursor.x
             # Overwriting half of a wide character blanks its other half.
             prev = line.get(x)
@@ -268,6 +292,7 @@ class VirtualScreen(pyte.Screen):
         if prev is None or len(prev.data) != 1 or not ("\U0001f1e6" <= prev.data <= "\U0001f1ff"):
             return False
         line[x] = prev._replace(data=prev.data + ch)
+        self.dirty.add(self.cursor.y)
         return True
 
     def _combine(self, ch: str) -> None:
@@ -289,6 +314,7 @@ class VirtualScreen(pyte.Screen):
         last = line.get(x)
         if last is None:
             return
+        self.dirty.add(y)
         line[x] = last._replace(data=unicodedata.normalize("NFC", last.data + ch))
 
     def repeat_last(self, count: int | None = None) -> None:
@@ -452,6 +478,7 @@ class VirtualScreen(pyte.Screen):
         if self.alternate:
             if mode != ALT_47:
                 self.buffer.clear()
+                self.dirty.update(range(self.lines))
             return
         self._boundary("alt-enter")
         saved_cursor = self.cursor
@@ -500,6 +527,7 @@ class VirtualScreen(pyte.Screen):
             self._main_saved = None
             self.buffer = self._new_buffer()
         super().reset()
+        self.dirty.update(range(self.lines))
 
     # -- queries are answered by the real terminal, not by a replay ---------------
     def report_device_attributes(self, *args: Any, **kwargs: Any) -> None:
@@ -544,12 +572,46 @@ class VirtualScreen(pyte.Screen):
         self.dirty.update(range(lines))
 
     # -- reading ------------------------------------------------------------------
+    def snapshot(self) -> list[tuple[Char, ...] | None]:
+        """The visible rows as immutable cell tuples (None for a blank row).
+
+        Rows are re-read only where pyte's `dirty` set says something
+        changed: a frame is taken at every quiet point and most frames
+        differ from the last in a row or two.
+        """
+        return self.snapshot_with_text()[0]
+
+    def snapshot_with_text(self) -> tuple[list[tuple[Char, ...] | None], list[str]]:
+        """`snapshot()` and the rows' text, both kept up to date incrementally."""
+        buf, cols, rows = self.buffer, self.columns, self.lines
+        snap, texts = self._snap, self._snap_text
+        if len(snap) != rows or self._snap_cols != cols:
+            snap = self._snap = [None] * rows
+            texts = self._snap_text = [""] * rows
+            self._snap_cols = cols
+            dirty: Any = range(rows)
+        else:
+            dirty = self.dirty
+        for y in dirty:
+            if y < rows:
+                line = buf.get(y)
+                if line:
+                    cells = snap[y] = row_cells(line, cols)
+                    texts[y] = cells_text(cells)
+                else:
+                    snap[y], texts[y] = None, ""
+        self.dirty.clear()
+        return list(snap), list(texts)
+
+    def fresh_snapshot(self) -> list[tuple[Char, ...] | None]:
+        """Like `snapshot`, re-reading every row (the reference for tests)."""
+        buf, cols = self.buffer, self.columns
+        return [row_cells(buf[y], cols) if buf.get(y) else None for y in range(self.lines)]
+
     def text_lines(self) -> list[str]:
         """The visible rows as text, trailing blanks trimmed."""
-        buf, cols = self.buffer, self.columns
-        return [render_text(buf[y], cols) if y in buf else "" for y in range(self.lines)]
+        return self.snapshot_with_text()[1]
 
     def lines_with_style(self) -> list[Line]:
-        buf, cols = self.buffer, self.columns
-        return [Line(render_text(buf[y], cols), render_spans(buf[y], cols)) if y in buf else Line("", ())
-                for y in range(self.lines)]
+        return [Line(cells_text(c), cells_spans(c)) if c is not None else Line("", ())
+                for c in self.snapshot()]

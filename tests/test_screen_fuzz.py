@@ -7,7 +7,9 @@ from screen.vscreen import VirtualScreen
 
 ESCAPES = st.sampled_from(["\x1b[", "\x1b]", "\x1bP", "\x1b[?1049h", "\x1b[?1049l", "\x1b[?2026h",
                            "\x1b[?2026l", "\x1b[2J", "\x1b[3J", "\x1b[5;10r", "\x1bM", "\r\n", "\x1b[38:2::1:2:3m",
-                           "\x1b[>4;1m", "\x1b[999;999H", "\x1b[99999b", "日", "\u0301", "\ufe0f", "🇫🇷", "\x1b[S"])
+                           "\x1b[>4;1m", "\x1b[999;999H", "\x1b[99999b", "日", "\u0301", "\ufe0f", "🇫🇷", "\x1b[S",
+                           "\x1b[3@", "\x1b[2P", "\x1b[4X", "\x1b[2L", "\x1b[2M", "\x1b[?5h", "\x1b#8", "\x1bc",
+                           "\x1b[4h", "\x1b[4l", "\x1b[?7l", "\x1b[?7h", "\x1b[1K", "\x1b[1J", "\x1b[H", "\x1b[10;3H"])
 
 
 @settings(max_examples=300, deadline=None)

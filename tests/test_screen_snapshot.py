@@ -1,0 +1,38 @@
+"""The incremental snapshot (dirty rows only) always equals a full re-read."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from screen.cast import CastReader, parse_size
+from screen.vscreen import VirtualScreen, cells_text
+from tests.conftest import recording_cases
+from tests.test_screen_fuzz import ESCAPES
+
+
+def texts(snap):
+    return [cells_text(c) if c is not None else "" for c in snap]
+
+
+@pytest.mark.parametrize("case", recording_cases(), ids=lambda c: f"{c.parent.name}/{c.name}")
+def test_incremental_snapshot_matches_full_read_on_recordings(case):
+    with CastReader(case / "session.cast") as r:
+        s = VirtualScreen(r.header.width, r.header.height)
+        for ev in r.events(warn=False):
+            if ev.code == "o":
+                s.feed(ev.data)
+            elif ev.code == "r" and parse_size(ev.data):
+                c, rows = parse_size(ev.data)
+                s.resize(lines=rows, columns=c)
+            else:
+                continue
+            assert texts(s.snapshot()) == texts(s.fresh_snapshot())
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.text(max_size=30), ESCAPES), max_size=40), st.integers(1, 30), st.integers(1, 10))
+def test_incremental_snapshot_matches_full_read_on_any_input(parts, cols, rows):
+    s = VirtualScreen(cols, rows, scrollback=20)
+    for p in parts:
+        s.feed(p)
+        assert s.snapshot() == s.fresh_snapshot()
