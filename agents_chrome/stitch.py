@@ -29,9 +29,27 @@ class Stitcher:
         for i, ln in enumerate(self.doc):
             self._index(i, ln)
 
+    def _fit(self, view: list[str], offset: int) -> int:
+        doc = self.doc
+        score = 0
+        for i, ln in enumerate(view):
+            j = offset + i
+            if j < 0 or j >= len(doc) or not ln.strip():
+                continue
+            other = doc[j]
+            if other == ln:
+                score += 2
+            elif other.strip():
+                score -= 1
+        return score
+
     def add(self, view: list[str], time: float = 0.0) -> None:
         while view and not view[-1].strip():
             view = view[:-1]
+        # Leading blank rows are padding above the first visible line; they
+        # must not blank out the text that just scrolled past them.
+        while view and not view[0].strip():
+            view = view[1:]
         if not view:
             return
         doc = self.doc
@@ -51,10 +69,11 @@ class Stitcher:
                 if p - i >= -len(view):
                     votes[p - i] += 1
         if votes:
-            best = max(votes.values())
-            # ties: prefer the offset nearest the previous one, then the later
-            offset = max((o for o, v in votes.items() if v == best),
-                         key=lambda o: (-abs(o - self._last_offset), o))
+            # Votes propose offsets; the overlap decides: matching non-blank
+            # lines count for, differing ones against (a streaming tail
+            # differs in a line or two, a wrong placement in many).
+            cands = [o for o, _ in votes.most_common(8)]
+            offset = max(cands, key=lambda o: (self._fit(view, o), -abs(o - self._last_offset), o))
         else:
             offset = len(doc)
         if offset < 0:

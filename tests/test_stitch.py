@@ -73,7 +73,9 @@ def test_200_line_answer_with_paging_comes_out_whole_once_in_order(tmp_path):
     got = [t.text for t in tl if t.source == "alt"]
     while got and not got[-1]:
         got.pop()
-    assert got == lines[:len(got)] and len(got) == len(lines)
+    while lines and not lines[0]:
+        lines = lines[1:]  # blank rows above the first text are padding
+    assert got == lines
 
 
 def test_stitcher_places_repeated_views_without_duplicates():
