@@ -22,7 +22,7 @@ def _finish(kind: str, rows: list[str]) -> str:
 
 
 def segment(labeled: list[Labeled],
-            make_turn: Callable[[str, str, list[Labeled]], Turn | None] | None = None) -> list[Turn]:
+            make_turn: Callable[[str, str, list[Labeled]], "Turn | list[Turn] | None"] | None = None) -> list[Turn]:
     """Blocks open at marker lines and run until the next marker.
 
     `make_turn(kind, text, lines)` may rewrite or drop a block (a profile
@@ -37,11 +37,13 @@ def segment(labeled: list[Labeled],
         nonlocal kind, rows, members
         if kind is not None:
             text = _finish(kind, rows)
-            t = make_turn(kind, text, members) if make_turn else Turn(kind, text)
-            if t is not None and (t.text or t.role in ("tool_call", "tool_result")):
-                if t.time is None and members:
-                    t.time = members[0].line.time
-                turns.append(t)
+            made = make_turn(kind, text, members) if make_turn else Turn(kind, text)
+            # a hook may return one turn, several (a summary of N calls), or none
+            for t in (made if isinstance(made, list) else [made] if made is not None else []):
+                if t.text or t.role in ("tool_call", "tool_result"):
+                    if t.time is None and members:
+                        t.time = members[0].line.time
+                    turns.append(t)
         kind, rows, members = None, [], []
 
     for lb in labeled:

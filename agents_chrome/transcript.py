@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
+import regex
+
 from screen.frames import Frame
 from agents_chrome.stitch import Stitcher
 
@@ -72,3 +74,29 @@ def build_transcript(frames: Iterable[Frame], viewport: Viewport = whole_screen,
                 rows.pop()
             out.extend(TLine(t, last_main.time, "screen", block) for t in rows)
     return out
+
+
+def fold_reprints(lines: list[TLine], anchor: "regex.Pattern[str]", compare: int = 6) -> list[TLine]:
+    """Drop a stretch the program printed again in full.
+
+    Inline TUIs redraw everything after a clear or resize (Claude Code
+    reprints its header and the whole conversation); our screen keeps the
+    first copy in history, so the transcript holds both. A stretch that
+    starts at an `anchor` line (the header) and whose first `compare`
+    non-blank lines open the next stretch too is an older copy: dropped.
+    """
+    starts = [i for i, ln in enumerate(lines) if anchor.search(ln.text)]
+    if len(starts) < 2:
+        return lines
+    bounds = starts + [len(lines)]
+    keep: list[TLine] = list(lines[:starts[0]])
+    for k in range(len(starts)):
+        seg = lines[bounds[k]:bounds[k + 1]]
+        if k + 1 < len(starts):
+            nxt = lines[bounds[k + 1]:bounds[k + 2]]
+            a = [ln.text for ln in seg if ln.text.strip()][:compare]
+            b = [ln.text for ln in nxt if ln.text.strip()][:len(a)]
+            if len(a) >= 2 and a == b:
+                continue  # the next stretch reprints this one
+        keep.extend(seg)
+    return keep

@@ -1,0 +1,150 @@
+"""Claude Code: chrome rules and turn segmentation.
+
+Checked against Claude Code 2.1.330 and 2.1.197, in both renderers: inline
+(`CLAUDE_CODE_NO_FLICKER=0`: finished messages scroll into the main
+screen's history, the live area at the bottom is redrawn in place) and
+full-screen (`CLAUDE_CODE_NO_FLICKER=1`: the alternate screen, redrawn as a
+scrolling viewport above the input box).
+
+Screen anatomy:
+- header: the logo block (`▐▛███▜▌ Claude Code vX`), model line, directory;
+- conversation: `❯ prompt` (continuation rows indented two), `● answer`,
+  `● Tool(arg)` with its output under `⎿`, collapsed tool groups such as
+  `Ran 2 shell commands` / `Read 1 file`, star-glyph status lines
+  (`✻ Churned for 0s · done 7:06 AM`, `✶ Cogitating… (0s · ↓ 11 tokens)`);
+- the input box: a full-width rule, `❯` and what is being typed, a rule;
+  below it the footer hints (`? for shortcuts`, mode, `esc to interrupt`),
+  slash-command menus and `Press Ctrl-D again to exit`.
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+import regex
+
+from agents_chrome.profile import ChromeProfile
+from agents_chrome.rules import Labeled, LineRule
+from agents_chrome.transcript import TLine, fold_reprints
+from agents_chrome.turns import Turn
+from screen.frames import Frame
+
+RULE = regex.compile(r"^\s*─{20,}\s*$")
+LOGO = regex.compile(r"^\s*[▐▝▘▗▖▛▜▟▙▀▄█]{2}[▐▝▘▗▖▛▜▟▙▀▄█ ]*\s+Claude Code v?\d")
+STAR = r"[✻✶✳✢✽·*⏺∗]"
+
+# A collapsed group of tool calls: "Ran 2 shell commands, read 1 file".
+SUMMARY_PATTERN = (
+    r"(?i:\b(ran|read|listed|searched for|searched|wrote|edited|updated|created|fetched|found)\s+"
+    r"(\d+)\s+(shell commands?|files?|director(?:y|ies)|patterns?|lines?|pages?|urls?|matches|results?|todos?))")
+SUMMARY = regex.compile(SUMMARY_PATTERN)
+SUMMARY_TOOL = {"ran": "Bash", "read": "Read", "listed": "LS", "searched": "Grep", "searched for": "Grep",
+                "wrote": "Write", "edited": "Edit", "updated": "Edit", "created": "Write",
+                "fetched": "WebFetch", "found": "Glob"}
+TOOL_CALL = regex.compile(r"^●\s+(?P<name>[A-Z][A-Za-z0-9_]*(?:\s?\([A-Za-z0-9_]+\))?|mcp__\S+)\((?P<arg>.*?)\)?\s*$")
+
+
+class ClaudeCodeProfile(ChromeProfile):
+    name = "claude-code"
+    checked_versions = ("2.1.330", "2.1.197")
+    commands = ("claude", "claude-code")
+    screen_signatures = (r"Claude Code v\d", r"Welcome to Claude Code")
+    rules = (
+        LineRule("logo", "chrome", LOGO.pattern),
+        LineRule("logo-continued", "chrome", r"^\s*[▐▝▘▗▖▛▜▟▙▀▄█]{2}[▐▝▘▗▖▛▜▟▙▀▄█ ]*\s{2,}\S"),
+        LineRule("status-star", "chrome", rf"^\s*{STAR}\s+\S+(…|\s+for\s+\d)"),
+        LineRule("status-star-tokens", "chrome", rf"^\s*{STAR}\s+.*(\d+s\b|tokens|esc to interrupt)"),
+        LineRule("expand-hint", "chrome", r"^\s*(⎿\s+)?…\s*\+\d+\s+lines?\b.*(ctrl\+\w|expand)"),
+        LineRule("ctrl-hint", "chrome", r"\((ctrl|shift|alt)\+\w+ to [\w ]+\)\s*$"),
+        LineRule("tip", "chrome", r"^\s*(⎿\s+)?(※\s*)?Tip:"),
+        LineRule("exit-hint", "chrome", r"^\s*Press Ctrl-[CD] again to exit"),
+        LineRule("resume-hint", "chrome", r"^\s*(Resume this session with:|claude --resume\s+\S+)\s*$"),
+        LineRule("footer-hints", "chrome", r"(\? for shortcuts|esc to interrupt|← for agents|shift\+tab to cycle"
+                                            r"|manual mode on|accept edits on|plan mode on|bypass permissions on)"),
+        LineRule("effort", "chrome", r"^\s*[◐◓◑◒○●]\s+(low|medium|high|max)\s+·\s+/effort\s*$"),
+        LineRule("rule", "chrome", RULE.pattern),
+        LineRule("permission-question", "chrome", r"^\s*(│\s*)?Do you want to (proceed|make this edit|create)"),
+        LineRule("permission-option", "chrome", r"^\s*(│\s*)?(❯\s*)?\d\.\s+(Yes|No)\b"),
+        LineRule("permission-esc", "chrome", r"Esc to cancel|Tab to amend"),
+        LineRule("interrupted", "chrome", r"^\s*⎿\s+Interrupted\b"),
+        LineRule("slash-command", "system", r"^❯\s+(?P<body>/[\w:-]+.*)$"),
+        LineRule("empty-prompt", "chrome", r"^❯\s*$"),
+        LineRule("prompt", "user", r"^❯\s(?P<body>.*)$"),
+        LineRule("tool-call", "tool_call", r"^●\s+(?P<body>([A-Z][A-Za-z0-9_]*|mcp__\S+)\(.*)$"),
+        LineRule("tool-output", "tool_result", r"^\s{0,4}⎿\s{1,3}(?P<body>.*)$"),
+        LineRule("tool-summary", "tool_call", r"^\s{1,4}(?P<body>" + SUMMARY_PATTERN + r".*)$"),
+        LineRule("thinking", "thinking", rf"^\s*(∴|{STAR})\s+(?P<body>Thinking.*)$"),
+        LineRule("answer", "assistant", r"^●\s(?P<body>.*)$"),
+    )
+
+    # -- regions ----------------------------------------------------------
+    def _input_box_top(self, lines: list[str]) -> int | None:
+        """Row of the input box's top rule (the last pair of full-width rules)."""
+        rules = [i for i, ln in enumerate(lines) if RULE.match(ln)]
+        for a, b in zip(reversed(rules[:-1]), reversed(rules[1:])):
+            if 1 <= b - a <= 12:
+                return a
+        return None
+
+    def viewport(self, frame: Frame) -> tuple[int, int] | None:
+        top = self._input_box_top(frame.lines)
+        return (0, top if top is not None else len(frame.lines))
+
+    main_viewport = viewport
+
+    def transcript(self, frames: Iterable[Frame]) -> list[TLine]:
+        lines = super().transcript(frames)
+        lines = _drop_input_boxes(lines)
+        return fold_reprints(lines, LOGO)
+
+    # -- turns ------------------------------------------------------------
+    def make_turn(self, kind: str, text: str, members: list[Labeled]) -> Turn | list[Turn] | None:
+        if kind == "tool_call":
+            first = members[0]
+            if first.rule == "tool-summary":
+                return _summary_turns(text)
+            m = TOOL_CALL.match(first.line.text.strip() if "\n" not in text else "● " + " ".join(
+                ln.strip() for ln in text.splitlines()))
+            if m:
+                return Turn("tool_call", m.group("arg").strip(), name=m.group("name"))
+            name, _, arg = text.partition("(")
+            return Turn("tool_call", arg.rstrip(")").strip(), name=name.strip() or None)
+        if kind == "tool_result":
+            return Turn("tool_result", text)
+        return Turn(kind, text)
+
+
+def _summary_turns(text: str) -> list[Turn]:  # type: ignore[return]
+    """One tool_call per call a collapsed summary line stands for."""
+    turns: list[Turn] = []
+    for m in SUMMARY.finditer(text):
+        verb, n = m.group(1).lower(), int(m.group(2))
+        name = SUMMARY_TOOL.get(verb, verb.title())
+        for _ in range(min(n, 50)):
+            turns.append(Turn("tool_call", text.splitlines()[0].strip(), name=name))
+    return turns or [Turn("tool_call", text.strip(), name=None)]
+
+
+def _drop_input_boxes(lines: list[TLine]) -> list[TLine]:
+    """Leave out input boxes (rule, prompt rows, rule) and the hint rows under
+    them wherever they landed in the transcript (a clear can push a whole
+    screen, box included, into history)."""
+    out: list[TLine] = []
+    i, n = 0, len(lines)
+    while i < n:
+        if RULE.match(lines[i].text):
+            j = i + 1
+            while j < n and j - i <= 12 and not RULE.match(lines[j].text):
+                j += 1
+            if j < n and RULE.match(lines[j].text) and lines[i + 1].text.startswith("❯"):
+                k = j + 1
+                # hint rows under the box run to the next blank row
+                while k < n and lines[k].text.strip() and not lines[k].text.startswith(("❯", "●")):
+                    k += 1
+                i = k
+                continue
+        out.append(lines[i])
+        i += 1
+    return out
+
+
+PROFILE = ClaudeCodeProfile()
