@@ -11,7 +11,7 @@ from typing import ClassVar, Iterable, Sequence
 
 from screen.cast import CastHeader
 from screen.frames import Frame
-from agents_chrome.rules import Labeled, LineRule, label_lines
+from agents_chrome.rules import Labeled, LineRule, label_lines, mark_implicit_answers
 from agents_chrome.segment import segment
 from agents_chrome.transcript import TLine, build_transcript
 from agents_chrome.turns import Turn
@@ -26,6 +26,9 @@ class ChromeProfile:
     #: regexes (regex module) that identify the agent on screen
     screen_signatures: ClassVar[tuple[str, ...]] = ()
     rules: ClassVar[Sequence[LineRule]] = ()
+    #: a prompt ends at its first blank row; text after it with no marker is
+    #: the answer whose marker row scrolled away (or was never drawn)
+    prompt_ends_at_blank: ClassVar[bool] = False
 
     # -- steps --------------------------------------------------------------
     def viewport(self, frame: Frame) -> tuple[int, int] | None:
@@ -40,7 +43,10 @@ class ChromeProfile:
         return build_transcript(frames, self.viewport, self.main_viewport)
 
     def label(self, lines: list[TLine]) -> list[Labeled]:
-        return label_lines(lines, self.rules)
+        labeled = label_lines(lines, self.rules)
+        if self.prompt_ends_at_blank:
+            mark_implicit_answers(labeled)
+        return labeled
 
     def make_turn(self, kind: str, text: str, members: list[Labeled]) -> Turn | None:
         return Turn(kind, text)

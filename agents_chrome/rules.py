@@ -61,6 +61,21 @@ def label_lines(lines: Iterable[TLine], rules: Sequence[LineRule]) -> list[Label
     return out
 
 
+def mark_implicit_answers(labeled: list[Labeled]) -> None:
+    """Unmarked text after a prompt and a blank row opens an answer."""
+    in_prompt = False
+    seen_blank = False
+    for lb in labeled:
+        if lb.kind in MARKERS:
+            in_prompt = lb.kind == "user"
+            seen_blank = False
+        elif lb.kind == "blank":
+            seen_blank = in_prompt or seen_blank
+        elif lb.kind == "cont" and in_prompt and seen_blank:
+            lb.kind, lb.rule = "assistant", "implicit-answer"
+            in_prompt = False
+
+
 # Chrome every TUI shares: spinners, timers, box borders, interrupt hints.
 COMMON_CHROME: tuple[LineRule, ...] = (
     LineRule("braille-spinner", "chrome", r"^\s*[\u2800-\u28ff]\s"),
