@@ -39,8 +39,32 @@ class ChromeProfile:
         """Rows of the final main-screen frame that hold conversation."""
         return (0, len(frame.lines))
 
+    def rows(self, frame: Frame) -> list[str]:
+        """A frame's row texts as the rules should see them."""
+        return frame.lines
+
+    def dialog(self, frame: Frame) -> list[str] | None:
+        """The rows of a modal dialog drawn over the conversation, if any.
+
+        A frame with a dialog is left out of the transcript (the dialog
+        covers the conversation) and the dialog becomes a system turn.
+        """
+        return None
+
     def transcript(self, frames: Iterable[Frame]) -> list[TLine]:
-        return build_transcript(frames, self.viewport, self.main_viewport)
+        self._dialogs: list[tuple[float, list[str]]] = []
+
+        def conversation_frames() -> Iterable[Frame]:
+            for f in frames:
+                rows = self.dialog(f) if f.alternate else None
+                if rows is None:
+                    yield f
+                elif not self._dialogs or self._dialogs[-1][1] != rows:
+                    if self._dialogs and rows[:1] == self._dialogs[-1][1][:1]:
+                        self._dialogs[-1] = (self._dialogs[-1][0], rows)  # the same dialog, redrawn
+                    else:
+                        self._dialogs.append((f.time, rows))
+        return build_transcript(conversation_frames(), self.viewport, self.main_viewport, self.rows)
 
     def label(self, lines: list[TLine]) -> list[Labeled]:
         labeled = label_lines(lines, self.rules)
@@ -58,4 +82,20 @@ class ChromeProfile:
                     ) -> tuple[list[Turn], list[Labeled]]:
         """Turns and the labeled transcript they came from (for `explain`)."""
         labeled = self.label(self.transcript(frames))
-        return self.turns(labeled), labeled
+        turns = self.turns(labeled)
+        dialogs = getattr(self, "_dialogs", [])
+        if dialogs:
+            turns = _insert_by_time(turns, [Turn("system", "\n".join(rows).strip(), time=t)
+                                            for t, rows in dialogs])
+        return turns, labeled
+
+
+def _insert_by_time(turns: list[Turn], extra: list[Turn]) -> list[Turn]:
+    """Merge `extra` (in time order) into `turns` before the first later turn."""
+    out: list[Turn] = []
+    pending = list(extra)
+    for t in turns:
+        while pending and t.time is not None and pending[0].time is not None and pending[0].time <= t.time:
+            out.append(pending.pop(0))
+        out.append(t)
+    return out + pending

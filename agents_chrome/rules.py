@@ -54,6 +54,8 @@ def label_lines(lines: Iterable[TLine], rules: Sequence[LineRule]) -> list[Label
             m = r.match(text)
             if m is not None:
                 body = m.group("body") if "body" in m.groupdict() else text
+                if r.kind == "blank":
+                    body = ""
                 out.append(Labeled(ln, r.kind, r.name, body if body is not None else ""))
                 break
         else:

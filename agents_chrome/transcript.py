@@ -35,13 +35,20 @@ def whole_screen(frame: Frame) -> tuple[int, int] | None:
     return (0, len(frame.lines))
 
 
+def frame_text(frame: Frame) -> list[str]:
+    return frame.lines
+
+
 def build_transcript(frames: Iterable[Frame], viewport: Viewport = whole_screen,
-                     main_viewport: Viewport | None = None) -> list[TLine]:
+                     main_viewport: Viewport | None = None,
+                     rows: Callable[[Frame], list[str]] = frame_text) -> list[TLine]:
     """Ordered transcript lines from frames.
 
     `viewport` selects the conversation rows of alternate-screen frames;
     `main_viewport` (default: the whole screen) those of the final main
     screen, so an input box or footer at the bottom can be left out.
+    `rows` gives a frame's row texts (a profile may crop a sidebar or
+    encode a style the text alone does not show).
     """
     out: list[TLine] = []
     block = 0
@@ -56,7 +63,7 @@ def build_transcript(frames: Iterable[Frame], viewport: Viewport = whole_screen,
                 stitcher = Stitcher()
             vp = viewport(f)
             if vp is not None:
-                stitcher.add(f.lines[vp[0]:vp[1]], f.time)
+                stitcher.add(rows(f)[vp[0]:vp[1]], f.time)
         else:
             if stitcher is not None:
                 out.extend(TLine(t, tm, "alt", block) for t, tm in zip(stitcher.doc, stitcher.times))
@@ -69,10 +76,10 @@ def build_transcript(frames: Iterable[Frame], viewport: Viewport = whole_screen,
     if last_main is not None:
         vp = (main_viewport or whole_screen)(last_main)
         if vp is not None:
-            rows = last_main.lines[vp[0]:vp[1]]
-            while rows and not rows[-1].strip():
-                rows.pop()
-            out.extend(TLine(t, last_main.time, "screen", block) for t in rows)
+            final = rows(last_main)[vp[0]:vp[1]]
+            while final and not final[-1].strip():
+                final.pop()
+            out.extend(TLine(t, last_main.time, "screen", block) for t in final)
     return out
 
 

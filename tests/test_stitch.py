@@ -80,7 +80,7 @@ def test_200_line_answer_with_paging_comes_out_whole_once_in_order(tmp_path):
 
 def test_stitcher_places_repeated_views_without_duplicates():
     st = Stitcher()
-    doc = [f"l{i}" for i in range(50)]
+    doc = [f"row {i} of the answer" for i in range(50)]
     for top in list(range(0, 41, 5)) + [10, 20, 40]:
         st.add(doc[top:top + 10])
     assert st.doc == doc
@@ -88,6 +88,17 @@ def test_stitcher_places_repeated_views_without_duplicates():
 
 def test_stitcher_updates_the_streaming_tail_in_place():
     st = Stitcher()
-    st.add(["q", "answer part", "⠋ working"])
-    st.add(["q", "answer part one", "and two"])
-    assert st.doc == ["q", "answer part one", "and two"]
+    st.add(["> the question", "answer part", "⠋ working"])
+    st.add(["> the question", "answer part one", "and two"])
+    assert st.doc == ["> the question", "answer part one", "and two"]
+
+
+def test_stitcher_keeps_lines_when_text_is_inserted_mid_view():
+    st = Stitcher()
+    st.add(["> question", "Sure, here it is:", "class A:", "And the tests:", "Why this?", "footer line"])
+    # a late-rendered block pushes the rest down and the top scrolls away
+    st.add(["class A:", "    def f(self): ...", "    def g(self): ...", "And the tests:",
+            "import pytest", "Why this?", "footer line"])
+    assert st.doc[:2] == ["> question", "Sure, here it is:"]
+    assert st.doc[2:] == ["class A:", "    def f(self): ...", "    def g(self): ...", "And the tests:",
+                          "import pytest", "Why this?", "footer line"]

@@ -1,0 +1,207 @@
+"""OpenCode: chrome rules and turn segmentation.
+
+Checked against OpenCode 1.18.33 (OpenTUI, full-screen on the alternate
+screen, every update a full redraw in a synchronized block; resizes).
+
+Screen anatomy:
+- home screen: the block-letter logo, a centred input box with a
+  placeholder (`Ask anything… "Fix broken tests"`), tips (`● Tip …`);
+- conversation: a submitted prompt is a bar `┃  text` whose `┃` is drawn
+  in the accent colour; a bash call is a bar whose `┃` has the page
+  colour (so it shows as a panel edge): `$ cmd`, then the output, `…` and
+  `Click to expand`; other tools are one row `→ Read file`, `✱ Glob …`,
+  `← Edit …`; answers are plain text indented under the bars; each turn
+  ends with `▣  Build · Model · 4.0s`;
+- a sidebar on wide terminals (session title, context, LSP) in its own
+  background colour at the right;
+- the input box at the bottom (bars, `Build · Model`, `╹▀▀▀`), the status
+  row under it (`esc interrupt`, `ctrl+p commands`, version), the slash
+  command menu above it;
+- at exit, on the main screen: the logo and `Continue  opencode -s …`.
+
+The two kinds of bar differ only in colour, so `rows()` rewrites a tool
+bar's `┃` as `│` before the rules see the text.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+import regex
+
+from agents_chrome.profile import ChromeProfile
+from agents_chrome.rules import Labeled, LineRule
+from agents_chrome.transcript import TLine
+from agents_chrome.turns import Turn
+from screen.frames import Frame
+
+BOX_BOTTOM = regex.compile(r"^\s*╹▀{10,}")
+BAR = "┃"
+TOOL_ICON = regex.compile(r"^\s*(?P<icon>[→←✱⚙◇%⊕⟳✎])\s+(?P<name>[A-Z][\w-]*)\s*(?P<arg>.*)$")
+
+
+def sidebar_start(frame: Frame) -> int | None:
+    """Column where a right-hand panel with its own background begins."""
+    cols = frame.columns
+    starts: Counter[int] = Counter()
+    rows = 0
+    for spans in frame.styles:
+        if not spans:
+            continue
+        rows += 1
+        page_bg = spans[0][3]
+        # the trailing run of spans sharing one background that differs from the page
+        tail = [s for s in spans if s[1] > cols // 2]
+        if not tail or tail[-1][1] < cols:
+            continue
+        bg = tail[-1][3]
+        if bg == page_bg:
+            continue
+        start = tail[-1][0]
+        for s in reversed(tail[:-1]):
+            if s[3] == bg and s[1] == start:
+                start = s[0]
+            else:
+                break
+        if start > cols // 2:
+            starts[start] += 1
+    if not starts or rows == 0:
+        return None
+    col, n = starts.most_common(1)[0]
+    return col if n >= 0.6 * rows else None
+
+
+def inset_panel(frame: Frame) -> tuple[int, int, int, int] | None:
+    """A centred rectangle in its own background over at least 3 rows: a modal
+    dialog. Returns (top, bottom, left, right)."""
+    cols = frame.columns
+    margin = max(4, cols // 12)
+    best: tuple[int, int, int, int] | None = None
+    run_start, run_key = None, None
+    for y in range(len(frame.lines) + 1):
+        key = None
+        if y < len(frame.lines):
+            spans = frame.styles[y]
+            page = spans[0][3] if spans else None
+            for s in spans:
+                if s[3] == page or s[0] < margin:
+                    continue
+                end = s[1]
+                for t in spans:
+                    if t[0] == end and t[3] == s[3]:
+                        end = t[1]
+                if end - s[0] >= cols // 3 and cols - end >= margin:
+                    key = (s[0], end, s[3])
+                break
+        if key != run_key:
+            if run_key is not None and run_start is not None and y - run_start >= 3:
+                best = (run_start, y, run_key[0], run_key[1])
+            run_start, run_key = y, key
+    return best
+
+
+class OpenCodeProfile(ChromeProfile):
+    name = "opencode"
+    checked_versions = ("1.18.33",)
+    commands = ("opencode",)
+    screen_signatures = (r"opencode -s ses_", r"OpenCode \d+\.\d+", r"ctrl\+p commands")
+    rules = (
+        LineRule("logo", "chrome", r"^\s*[█▀▄▐▌ ]{3,}$"),
+        LineRule("logo-letters", "chrome", r"^\s*(█[▀▄ █]*){3,}\s*$"),
+        LineRule("turn-footer", "chrome", r"^\s*▣\s+\S.*"),
+        LineRule("session-exit", "chrome", r"^\s*(Session|Continue)\s{2,}\S"),
+        LineRule("placeholder", "chrome", r"^\s*┃\s+Ask anything…"),
+        LineRule("input-mode", "chrome", r"^\s*┃\s+(Build|Plan|General)\s+·\s+\S"),
+        LineRule("tip", "chrome", r"^\s*●\s+Tip\b"),
+        LineRule("status-hints", "chrome", r"(ctrl\+p commands|esc interrupt|tab agents|ctrl\+x\b|• OpenCode \d)"),
+        LineRule("spinner-dots", "chrome", r"^\s*[⬝■]{4,}"),
+        LineRule("menu-row", "chrome", r"^\s*┃\s*/[\w-]+\s{2,}.*┃?\s*$"),
+        LineRule("dialog-edge", "chrome", r"^\s*┃.*\s{4,}┃\s*$"),
+        LineRule("expand", "chrome", r"^\s*│\s+(Click to expand|Click to collapse|…)\s*$"),
+        LineRule("empty-bar", "blank", r"^\s*[┃│]\s*$"),
+        LineRule("slash-command", "system", r"^\s*┃\s+(?P<body>/[\w-]+.*)$"),
+        LineRule("prompt", "user", r"^\s*┃\s\s(?P<body>.*)$"),
+        LineRule("bash", "tool_call", r"^\s*(│\s\s)?\$\s(?P<body>.*)$"),
+        LineRule("tool-output", "cont", r"^\s*│\s\s(?P<body>.*)$"),
+        LineRule("tool-icon", "tool_call", TOOL_ICON.pattern),
+        LineRule("answer", "assistant", r"^\s{3,}(?P<body>\S.*)$"),
+    )
+
+    # -- frames -------------------------------------------------------------
+    def rows(self, frame: Frame) -> list[str]:
+        cut = sidebar_start(frame) if frame.cells else None
+        out = []
+        for y, text in enumerate(frame.lines):
+            if cut is not None:
+                text = text[:cut].rstrip() if len(text) > cut else text
+            if BAR in text[:4] and frame.cells and frame.cells[y] is not None:
+                x = text.index(BAR)
+                cells = frame.cells[y]
+                if x < len(cells) and cells[x].fg == cells[0].bg:
+                    text = text[:x] + "│" + text[x + 1:]
+            out.append(text)
+        return out
+
+    def dialog(self, frame: Frame) -> list[str] | None:
+        box = inset_panel(frame)
+        if box is None:
+            return None
+        top, bottom, left, right = box
+        if frame.lines[top][left - 1:left] == BAR:
+            return None  # the centred input box of the home screen
+        rows = [frame.lines[y][left:right].strip() for y in range(top, bottom)]
+        rows = [r for r in rows if r and not regex.fullmatch(r"(esc|enter|ok|cancel)(/\w+)?", r)]
+        return [regex.sub(r"\s{4,}(esc|enter)(/\w+)?$", "", r) for r in rows] or None
+
+    def viewport(self, frame: Frame) -> tuple[int, int] | None:
+        n = len(frame.lines)
+        for y in range(n - 1, -1, -1):
+            if BOX_BOTTOM.match(frame.lines[y]):
+                top = y
+                while top > 0 and frame.lines[top - 1].lstrip().startswith(BAR):
+                    top -= 1
+                return (0, top)
+        return (0, n)
+
+    main_viewport = viewport
+
+    # -- turns ------------------------------------------------------------
+    def label(self, lines: list[TLine]) -> list[Labeled]:
+        labeled = super().label(lines)
+        # The first row of output under a bash call opens its result.
+        prev = None
+        for lb in labeled:
+            if lb.kind == "cont" and lb.rule == "tool-output" and prev == "tool_call":
+                lb.kind = "tool_result"
+            if lb.kind not in ("blank", "chrome"):
+                prev = lb.kind
+        # Rows of one bar are one prompt: only the first opens a turn.
+        for a, b in zip(labeled, labeled[1:]):
+            if b.rule == "prompt" and a.rule in ("prompt", "prompt-row"):
+                b.kind, b.rule = "cont", "prompt-row"
+        return labeled
+
+    def make_turn(self, kind: str, text: str, members: list[Labeled]) -> Turn | list[Turn] | None:
+        rule = members[0].rule if members else ""
+        if kind == "tool_call":
+            if rule == "bash":
+                return Turn("tool_call", text.splitlines()[0].strip(), name="bash")
+            m = TOOL_ICON.match(members[0].line.text)
+            if m:
+                return Turn("tool_call", m.group("arg").strip(), name=m.group("name").lower())
+        if kind == "assistant":
+            # consecutive indented rows were split into one block per row; keep the
+            # text as rows
+            return Turn("assistant", text)
+        return Turn(kind, text)
+
+    def turns(self, labeled: list[Labeled]) -> list[Turn]:
+        out: list[Turn] = []
+        for t in super().turns(labeled):
+            if t.role == "assistant" and out and out[-1].role == "assistant":
+                out[-1].text += "\n" + t.text
+            else:
+                out.append(t)
+        return out
+
+
+PROFILE = OpenCodeProfile()
