@@ -25,6 +25,7 @@ bar's `┃` as `│` before the rules see the text.
 from __future__ import annotations
 
 from collections import Counter
+from typing import Iterable
 
 import regex
 
@@ -67,7 +68,7 @@ def sidebar_start(frame: Frame) -> int | None:
     if not starts or rows == 0:
         return None
     col, n = starts.most_common(1)[0]
-    return col if n >= 0.6 * rows else None
+    return col if n >= 0.4 * rows else None
 
 
 def inset_panel(frame: Frame) -> tuple[int, int, int, int] | None:
@@ -127,8 +128,21 @@ class OpenCodeProfile(ChromeProfile):
     )
 
     # -- frames -------------------------------------------------------------
+    def transcript(self, frames: Iterable[Frame]) -> list[TLine]:
+        frames = list(frames)
+        # The sidebar is not fully painted in every frame: find its column per
+        # terminal width over the whole recording, then crop every frame.
+        seen: dict[int, Counter[int]] = {}
+        for f in frames:
+            if f.alternate and f.cells:
+                col = sidebar_start(f)
+                if col is not None:
+                    seen.setdefault(f.columns, Counter())[col] += 1
+        self._sidebar = {w: c.most_common(1)[0][0] for w, c in seen.items()}
+        return super().transcript(frames)
+
     def rows(self, frame: Frame) -> list[str]:
-        cut = sidebar_start(frame) if frame.cells else None
+        cut = getattr(self, "_sidebar", {}).get(frame.columns)
         out = []
         for y, text in enumerate(frame.lines):
             if cut is not None:
@@ -138,7 +152,7 @@ class OpenCodeProfile(ChromeProfile):
                 cells = frame.cells[y]
                 if x < len(cells) and cells[x].fg == cells[0].bg:
                     text = text[:x] + "│" + text[x + 1:]
-            out.append(text)
+            out.append(text.rstrip())
         return out
 
     def dialog(self, frame: Frame) -> list[str] | None:
