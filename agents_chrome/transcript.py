@@ -55,6 +55,11 @@ def build_transcript(frames: Iterable[Frame], viewport: Viewport = whole_screen,
     stitcher: Stitcher | None = None
     last_main: Frame | None = None
     for f in frames:
+        if not f.alternate and stitcher is not None:
+            # the alternate-screen stretch ended before this frame's output
+            out.extend(TLine(t, tm, "alt", block) for t, tm in zip(stitcher.doc, stitcher.times))
+            stitcher = None
+            block += 1
         for ln in f.scrolled:
             out.append(TLine(ln, f.time, "history", block))
         if f.alternate:
@@ -65,10 +70,6 @@ def build_transcript(frames: Iterable[Frame], viewport: Viewport = whole_screen,
             if vp is not None:
                 stitcher.add(rows(f)[vp[0]:vp[1]], f.time)
         else:
-            if stitcher is not None:
-                out.extend(TLine(t, tm, "alt", block) for t, tm in zip(stitcher.doc, stitcher.times))
-                stitcher = None
-                block += 1
             last_main = f
     if stitcher is not None:
         out.extend(TLine(t, tm, "alt", block) for t, tm in zip(stitcher.doc, stitcher.times))

@@ -1,0 +1,165 @@
+"""Gemini CLI: chrome rules and turn segmentation.
+
+Checked against Gemini CLI 0.61.0 (Ink): inline by default (finished items
+scroll into history, the live area is redrawn), and with
+`ui.useAlternateBuffer` on the alternate screen with synchronized output;
+on exit from the alternate screen the whole conversation is printed again
+on the main screen (folded back into one copy here).
+
+Screen anatomy:
+- header: the logo glyphs with `Gemini CLI vX`, `Authenticated with …`,
+  `Tips for getting started:` and four numbered tips;
+- a submitted prompt is a band: a `▄▄▄` row, ` > text` (continuation rows
+  indented three), a `▀▀▀` row;
+- answers open with `✦`, continuation rows indented two; code blocks carry
+  a line-number gutter (left out: the numbers are not the answer's words);
+- tool calls are rounded boxes: `│ ✓  Shell <cmd> │` then the output
+  inside the box; the status glyph is ✓ / x / ? / a spinner;
+- live area: `⠼ Thinking... (esc to cancel, 0s)`, `? for shortcuts`, a
+  rule, `YOLO Ctrl+Y`, the input band (`*   Type your message or
+  @path/to/file`), the workspace / sandbox / model footer;
+- `/quit` prints the `Agent powering down. Goodbye!` summary box.
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+import regex
+
+from agents_chrome.profile import ChromeProfile
+from agents_chrome.rules import COMMON_CHROME, Labeled, LineRule
+from agents_chrome.transcript import TLine, fold_reprints
+from agents_chrome.turns import Turn
+from screen.frames import Frame
+
+LOGO = regex.compile(r"Gemini CLI v\d")
+BAND_TOP = regex.compile(r"^\s*▄{10,}\s*$")
+BOX_TOP = regex.compile(r"^\s*╭─")
+BOX_BOTTOM = regex.compile(r"^\s*╰─")
+TOOL_HEAD = regex.compile(r"^\s*│\s*(?P<status>[✓✔xX✗?⊷o◯●⠀-⣿-])\s+(?P<name>[A-Z][\w]*(?:\s[A-Z]\w*)?)\s*(?P<arg>.*?)\s*│?\s*$")
+SCROLLBAR = set("█▄▀▐▌▕▏│┃▁▂▃▅▆▇")
+GUTTER = regex.compile(r"^(?P<indent>\s*)(?P<n>\d{1,4}) (?P<code>.*)$")
+
+
+class GeminiProfile(ChromeProfile):
+    name = "gemini"
+    checked_versions = ("0.61.0",)
+    commands = ("gemini",)
+    screen_signatures = (r"Gemini CLI v\d", r"Type your message or @path/to/file")
+    rules = (
+        LineRule("logo", "chrome", r"^\s*[▝▜▄▗▟▀▘▙▛▐▌ ]+(Gemini CLI v[\d.]+.*)?$"),
+        LineRule("logo-version", "chrome", LOGO.pattern),
+        LineRule("auth", "chrome", r"^\s*[▝▜▄▗▟▀ ]*\s*Authenticated with\s"),
+        LineRule("tips", "chrome", r"^\s*Tips for getting started:"),
+        LineRule("tip-lines", "chrome", r"^\d\.\s+(Create GEMINI\.md files|/help for more information|"
+                                        r"Ask coding questions|Be specific for the best results)"),
+        LineRule("band", "chrome", r"^\s*[▄▀]{10,}\s*$"),
+        LineRule("rule", "chrome", r"^\s*─{10,}\s*$"),
+        LineRule("placeholder", "chrome", r"Type your message or @path/to/file"),
+        LineRule("yolo", "chrome", r"^\s*(YOLO|auto-accept edits|shell mode)\b.*(Ctrl\+\w|shift\+tab)"),
+        LineRule("footer", "chrome", r"(workspace \(/directory\)|no sandbox|\bsandbox\s{3,}|/model\s*$|context left|"
+                                     r"\? for shortcuts)"),
+        LineRule("using", "chrome", r"^\s*Using:?\s+\d+\s+(GEMINI\.md|MCP|context)"),
+        LineRule("thinking-spinner", "chrome", r"^\s*[⠀-⣿]\s+.*\(esc to cancel"),
+        LineRule("summary", "chrome", r"(Agent powering down|Interaction Summary|To resume this session:)"),
+        *COMMON_CHROME,
+        LineRule("slash-command", "system", r"^\s?>\s+(?P<body>/[\w-]+.*)$"),
+        LineRule("prompt", "user", r"^\s?>\s(?P<body>.*)$"),
+        LineRule("answer", "assistant", r"^✦\s(?P<body>.*)$"),
+        LineRule("box-row", "cont", r"^\s*│(?P<body>.*?)│?\s*$"),
+    )
+
+    # -- regions ----------------------------------------------------------
+    def main_viewport(self, frame: Frame) -> tuple[int, int] | None:
+        """The final screen down to the input band (or the live area above it)."""
+        end = len(frame.lines)
+        for y in range(len(frame.lines) - 1, -1, -1):
+            if BAND_TOP.match(frame.lines[y]):
+                end = y
+                break
+        return (0, end)
+
+    viewport = main_viewport
+
+    def rows(self, frame: Frame) -> list[str]:
+        """Rows without the scrollbar the alternate-screen renderer draws at the
+        right edge."""
+        if not frame.alternate:
+            return frame.lines
+        edge = frame.columns - 1
+        return [ln[:edge].rstrip() if len(ln) > edge and ln[edge] in SCROLLBAR else ln for ln in frame.lines]
+
+    def transcript(self, frames: Iterable[Frame]) -> list[TLine]:
+        return fold_reprints(super().transcript(frames), LOGO)
+
+    # -- turns ------------------------------------------------------------
+    def label(self, lines: list[TLine]) -> list[Labeled]:
+        labeled = super().label(lines)
+        _label_boxes(labeled)
+        _strip_gutters(labeled)
+        return labeled
+
+    def make_turn(self, kind: str, text: str, members: list[Labeled]) -> Turn | list[Turn] | None:
+        if kind == "tool_call":
+            m = TOOL_HEAD.match(members[0].line.text)
+            if m:
+                return Turn("tool_call", m.group("arg").strip(), name=m.group("name"))
+        if kind == "tool_result":
+            return Turn("tool_result", text)
+        return Turn(kind, text)
+
+
+def _label_boxes(labeled: list[Labeled]) -> None:
+    """A rounded box whose first row is a tool header is a call and its output;
+    any other box (the exit summary, dialogs) is chrome."""
+    i, n = 0, len(labeled)
+    while i < n:
+        if BOX_TOP.match(labeled[i].line.text):
+            j = i + 1
+            while j < n and not BOX_BOTTOM.match(labeled[j].line.text) and labeled[j].line.text.lstrip().startswith("│"):
+                j += 1
+            rows = labeled[i + 1:j]
+            head = next((k for k, lb in enumerate(rows) if lb.line.text.strip("│ ")), None)
+            if head is not None and TOOL_HEAD.match(rows[head].line.text):
+                rows[head].kind, rows[head].rule = "tool_call", "tool-box"
+                first_out = True
+                for lb in rows[head + 1:]:
+                    if not lb.body.strip():
+                        lb.kind, lb.body = "blank", ""
+                    elif first_out:
+                        lb.kind, lb.rule, first_out = "tool_result", "tool-output", False
+                    else:
+                        lb.kind, lb.rule = "cont", "tool-output"
+            else:
+                for lb in rows:
+                    lb.kind, lb.rule = "chrome", "box"
+            i = j + 1
+            continue
+        i += 1
+
+
+def _strip_gutters(labeled: list[Labeled]) -> None:
+    """Code blocks are drawn with line numbers 1, 2, 3…: keep only the code."""
+    i, n = 0, len(labeled)
+    while i < n:
+        m = GUTTER.match(labeled[i].line.text) if labeled[i].kind == "cont" else None
+        if m and m.group("n") == "1":
+            run = [(i, m)]
+            j, want = i + 1, 2
+            while j < n:
+                mj = GUTTER.match(labeled[j].line.text)
+                if labeled[j].kind in ("cont",) and mj and int(mj.group("n")) == want:
+                    run.append((j, mj))
+                    want += 1
+                    j += 1
+                else:
+                    break
+            if len(run) >= 2 or (j < n and not labeled[j].line.text.strip()):
+                for k, mk in run:
+                    labeled[k].body = mk.group("indent") + mk.group("code")
+                i = j
+                continue
+        i += 1
+
+
+PROFILE = GeminiProfile()
