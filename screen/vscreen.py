@@ -220,7 +220,15 @@ class VirtualScreen(pyte.Screen):
             x = cursor.x
             chunk = data[i:i + cols - x]
             k = len(chunk)
-            self.buffer[cursor.y].update(zip(range(x, x + k), map(get, chunk)))
+            line = self.buffer[cursor.y]
+            # Overwriting half of a wide character blanks its other half.
+            left = line.get(x)
+            if left is not None and left.data == "" and x > 0:
+                line[x - 1] = line[x - 1]._replace(data=" ")
+            right = line.get(x + k)
+            if right is not None and right.data == "":
+                line[x + k] = right._replace(data=" ")
+            line.update(zip(range(x, x + k), map(get, chunk)))
             self.dirty.add(cursor.y)
             i += k
             cursor.x = x + k

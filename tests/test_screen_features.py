@@ -173,3 +173,10 @@ def test_resize_shrink_pushes_top_lines_to_history():
     s.feed("1\x1b[H")  # blank rows below the cursor go first
     s.resize(lines=2)
     assert s.text_lines() == ["1", ""] and s.history_total == 0
+
+
+def test_ascii_over_half_of_a_wide_character_blanks_the_other_half():
+    s = screen(cols=10, rows=1)
+    s.feed("日本語")
+    s.feed("\x1b[1;2Hab")  # overwrites the right half of 日 and the left half of 本
+    assert s.text_lines()[0] == " ab 語"

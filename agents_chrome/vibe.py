@@ -1,0 +1,236 @@
+"""Mistral Vibe: chrome rules and turn segmentation.
+
+Checked against Mistral Vibe 3.0.2 (the `vibe-rs` full-screen TUI):
+everything is drawn on the alternate screen with synchronized output, so
+the conversation is stitched from successive views of its viewport.
+
+Screen anatomy (top to bottom):
+- the conversation viewport, one column narrower than the terminal: its
+  last column holds the scrollbar thumb (`▁▂▃▄▅▆▇█`), stripped from every
+  row before anything else;
+  - the welcome logo (braille art) with `Mistral Vibe vX`, the model name
+    and `Type /help for more information`;
+  - a prompt `> text` (continuation rows under it), closed by a rule of
+    `─` one column short of the terminal width;
+  - answers indented two columns (headings centred, lists `•`, code);
+  - tool lines `⏵ Verb argument` when settled (`⏷` when expanded, `□`
+    while running: `□ Running ls src`), e.g. `⏵ Ran ls src`, `⏵ Read 12
+    lines from a.py`, `⏵ Edited a.py`; consecutive calls of one kind are
+    folded into a summary `⏵ Ran 2 commands` once they settle;
+  - the spinner `⠏  Generating… (1s Esc/Ctrl+C to interrupt)` (or
+    `Running command…`) just above the input box;
+- a completion popup (a `┌ … ┐` box) above the input box while a slash
+  command is typed;
+- the input box: a rule with the mode at its right (`── accept edits ·
+  auto-approve ─`), the input rows (`> …`), a plain rule;
+- the footer: cwd, `[PID n]`, `n/200k tokens (n%)`.
+At exit the main screen shows `Total tokens used this session: …` and
+`To continue this session, run: vibe --continue`.
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+import regex
+from wcwidth import wcswidth
+
+from agents_chrome.profile import ChromeProfile
+from agents_chrome.rules import Labeled, LineRule
+from agents_chrome.transcript import TLine
+from agents_chrome.turns import Turn
+from screen.frames import Frame
+
+SCROLL_THUMB = "▁▂▃▄▅▆▇█▔▀"
+RULE = regex.compile(r"^─{8,}$")
+# the input box's top rule carries the agent mode at its right end
+MODE_RULE = regex.compile(r"^─{4,}\s+\S.*\S\s+─{1,3}$")
+BOX_ROW = regex.compile(r"^[┌│└].*[┐│┘]$")
+SPINNER = regex.compile(r"^[\u2800-\u28ff ]{1,3}\s*\S.*…\s*\(.*(Esc|Ctrl\+C).*\)\s*$")
+# tool icons: settled (collapsed / expanded), running, failed
+TOOL_LINE = regex.compile(r"^(?P<icon>[⏵⏷□✕✗✓⚠])\s+(?P<verb>[A-Z][a-z]+)\b\s*(?P<arg>.*)$")
+SUMMARY = regex.compile(r"^(?P<n>\d+)\s+(?P<what>commands|files|searches|pages|processes|edits|skills|"
+                        r"queries|questions|items|\w+s)$")
+
+# verb (settled or running) -> the tool that shows it
+VERB_TOOL = {
+    "Ran": "bash", "Running": "bash",
+    "Read": "read_file", "Reading": "read_file",
+    "Created": "write_file", "Updated": "write_file", "Writing": "write_file", "Creating": "write_file",
+    "Wrote": "write_file",
+    "Edited": "search_replace", "Editing": "search_replace",
+    "Searched": "grep", "Searching": "grep",
+    "Fetched": "web_fetch", "Fetching": "web_fetch",
+    "Loaded": "skill", "Loading": "skill",
+    "Started": "bash", "Stopped": "bash", "Listed": "bash",
+    "Retrieved": "todo", "Retrieving": "todo",
+    "Asked": "ask_user_question", "Asking": "ask_user_question", "Answered": "ask_user_question",
+}
+SETTLED = {"Running": "Ran", "Reading": "Read", "Writing": "Created", "Creating": "Created",
+           "Editing": "Edited", "Searching": "Searched", "Fetching": "Fetched", "Loading": "Loaded",
+           "Retrieving": "Retrieved", "Updating": "Updated", "Asking": "Asked"}
+
+
+def strip_scrollbar(text: str, columns: int) -> str:
+    """Drop a scrollbar glyph drawn in the last column of the viewport."""
+    if text and text[-1] in SCROLL_THUMB and wcswidth(text) >= columns:
+        text = text[:-1]
+    return text.rstrip()
+
+
+class VibeProfile(ChromeProfile):
+    name = "vibe"
+    checked_versions = ("3.0.2",)
+    commands = ("vibe", "vibe-rs", "mistral-vibe")
+    screen_signatures = (r"Mistral Vibe v\d", r"accept edits · auto-approve", r"vibe --continue")
+    rules = (
+        LineRule("spinner", "chrome", SPINNER.pattern),
+        LineRule("logo", "chrome", r"^\s*[\u2800-\u28ff]{3,}(\s{2,}\S.*)?$"),
+        LineRule("logo-title", "chrome", r"^\s*Mistral Vibe v\d[\w.\-]*\s*$"),
+        LineRule("welcome-hint", "chrome", r"^\s*Type /help for more information\s*$"),
+        LineRule("initializing", "chrome", r"^\s*Initializing…\s*$"),
+        LineRule("prompt-rule", "chrome", RULE.pattern),
+        LineRule("mode-rule", "chrome", MODE_RULE.pattern),
+        LineRule("box", "chrome", r"^\s*[┌└][─┬┴]*[┐┘]\s*$"),
+        LineRule("exit-tokens", "chrome", r"^Total tokens used this session:"),
+        LineRule("exit-resume", "chrome", r"^(To continue this session, run: vibe\b|Or: vibe --resume\b)"),
+        LineRule("interrupt-hint", "chrome", r"(?i)\b(esc|ctrl\+c)\b.{0,20}\b(to )?(interrupt|cancel)\b"),
+        LineRule("slash-command", "system", r"^>\s(?P<body>/[a-z][\w-]*(\s.*)?)$"),
+        LineRule("prompt", "user", r"^>\s(?P<body>.*)$"),
+        LineRule("tool", "tool_call", TOOL_LINE.pattern),
+    )
+
+    # -- frames -----------------------------------------------------------
+    def rows(self, frame: Frame) -> list[str]:
+        if not frame.alternate:
+            return frame.lines
+        return [strip_scrollbar(t, frame.columns) for t in frame.lines]
+
+    def _input_top(self, lines: list[str]) -> int | None:
+        """Row of the input box's top rule (the one naming the mode), if drawn."""
+        for y in range(len(lines) - 1, -1, -1):
+            if MODE_RULE.match(lines[y]):
+                return y
+        # no mode label: the second plain full rule from the bottom
+        seen = 0
+        for y in range(len(lines) - 1, -1, -1):
+            if RULE.match(lines[y]) and wcswidth(lines[y]) >= 40:
+                seen += 1
+                if seen == 2:
+                    return y
+        return None
+
+    def viewport(self, frame: Frame) -> tuple[int, int] | None:
+        lines = self.rows(frame)
+        end = self._input_top(lines)
+        if end is None:
+            return None  # not the conversation screen (a picker, a dialog)
+        # a completion popup sits on top of the input box
+        y = end
+        while y > 0 and BOX_ROW.match(lines[y - 1].strip() or " "):
+            y -= 1
+        end = y
+        # the spinner row
+        while end > 0 and (not lines[end - 1].strip() or SPINNER.match(lines[end - 1])):
+            end -= 1
+        self._note_tools(lines[:end], frame.time)
+        return (0, end)
+
+    def main_viewport(self, frame: Frame) -> tuple[int, int] | None:
+        return None  # the main screen holds only the exit summary
+
+    def transcript(self, frames: Iterable[Frame]) -> list[TLine]:
+        # individual tool lines as they were first shown (before folding into a summary)
+        self._tools_seen: list[tuple[float, str, str]] = []
+        self._tools_set: set[tuple[str, str]] = set()
+        return super().transcript(frames)
+
+    def _note_tools(self, rows: list[str], time: float) -> None:
+        for r in rows:
+            m = TOOL_LINE.match(r)
+            if not m or m.group("icon") == "□" or SUMMARY.match(m.group("arg").strip()):
+                continue
+            key = (m.group("verb"), m.group("arg").strip())
+            if key not in self._tools_set:
+                self._tools_set.add(key)
+                self._tools_seen.append((time, *key))
+
+    # -- turns ------------------------------------------------------------
+    def label(self, lines: list[TLine]) -> list[Labeled]:
+        labeled = super().label(lines)
+        state = None  # "prompt" until the prompt's rule, then "after"
+        prev = None  # last marker kind
+        for lb in labeled:
+            if lb.kind in ("user", "system"):
+                state, prev = "prompt", lb.kind
+                continue
+            if state == "prompt":
+                if lb.rule == "prompt-rule":
+                    state = "after"
+                elif lb.kind in ("cont", "blank"):
+                    lb.body = lb.line.text
+                    continue
+                elif lb.kind == "tool_call":
+                    lb.kind, lb.rule, lb.body = "cont", "prompt-row", lb.line.text
+                    continue
+            if lb.kind == "tool_call":
+                prev = "tool_call"
+                continue
+            if lb.kind == "cont" and prev != "assistant":
+                lb.kind, lb.rule = "assistant", "answer"
+                prev = "assistant"
+            elif lb.kind == "cont":
+                pass
+        return labeled
+
+    def make_turn(self, kind: str, text: str, members: list[Labeled]) -> Turn | list[Turn] | None:
+        if kind == "user":
+            # prompt rows: the marker row, then rows indented under it
+            rows = [members[0].body] + [m.line.text for m in members[1:]]
+            rows = [r[2:] if r.startswith("  ") else r for r in rows]
+            while rows and not rows[-1].strip():
+                rows.pop()
+            return Turn("user", "\n".join(r.rstrip() for r in rows))
+        if kind == "tool_call":
+            m = TOOL_LINE.match(members[0].line.text)
+            if not m:
+                return Turn("tool_call", text)
+            verb, arg = m.group("verb"), m.group("arg").strip()
+            verb = SETTLED.get(verb, verb)
+            name = VERB_TOOL.get(verb, verb.lower())
+            s = SUMMARY.match(arg)
+            if s:
+                return self._expand_summary(verb, name, int(s.group("n")), members[0].line.time)
+            return Turn("tool_call", arg, name=name, extra={"verb": verb})
+        if kind == "assistant":
+            return Turn("assistant", "\n".join(m.line.text for m in members).strip("\n")
+                        if members else text)
+        return Turn(kind, text)
+
+    def _expand_summary(self, verb: str, name: str, n: int, time: float) -> list[Turn]:
+        seen = getattr(self, "_tools_seen", [])
+        used = getattr(self, "_tools_used", set())
+        picks = [i for i, (t, v, _) in enumerate(seen) if v == verb and i not in used and t <= time + 1e-6]
+        picks = picks[-n:] if len(picks) >= n else picks
+        self._tools_used = used | set(picks)
+        out = [Turn("tool_call", seen[i][2], name=name, extra={"verb": verb}) for i in picks]
+        while len(out) < n:
+            out.append(Turn("tool_call", f"{verb} ({name})", name=name, extra={"verb": verb}))
+        return out
+
+    def turns(self, labeled: list[Labeled]) -> list[Turn]:
+        self._tools_used = set()
+        out: list[Turn] = []
+        for t in super().turns(labeled):
+            if t.role == "assistant":
+                import textwrap
+                t.text = textwrap.dedent(t.text).strip()
+                if not t.text:
+                    continue
+                if out and out[-1].role == "assistant":
+                    out[-1].text += "\n\n" + t.text
+                    continue
+            out.append(t)
+        return out
+
+
+PROFILE = VibeProfile()
