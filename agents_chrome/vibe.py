@@ -38,8 +38,12 @@ from agents_chrome.profile import ChromeProfile
 from agents_chrome.rules import Labeled, LineRule
 from agents_chrome.transcript import TLine
 from agents_chrome.turns import Turn
+from agents_chrome.vibe_stitch import TailStitcher
 from screen.frames import Frame
 
+# Vibe's cell-diff redraw can leave a blank between two ideographs; Chinese and
+# Japanese prose never puts one there (Korean does, between words: kept)
+HAN_GAP = regex.compile(r"(?<=[\p{Han}\p{Hiragana}\p{Katakana}\u3000-\u303f\uff00-\uffef]) (?=[\p{Han}\p{Hiragana}\p{Katakana}\u3000-\u303f\uff00-\uffef])")
 SCROLL_THUMB = "▁▂▃▄▅▆▇█▔▀"
 RULE = regex.compile(r"^─{8,}$")
 # the input box's top rule carries the agent mode at its right end
@@ -84,7 +88,7 @@ class VibeProfile(ChromeProfile):
     screen_signatures = (r"Mistral Vibe v\d", r"accept edits · auto-approve", r"vibe --continue")
     rules = (
         LineRule("spinner", "chrome", SPINNER.pattern),
-        LineRule("logo", "chrome", r"^\s*[\u2800-\u28ff]{3,}(\s{2,}\S.*)?$"),
+        LineRule("logo", "chrome", r"^\s{0,3}[\u2800-\u28ff][\u2800-\u28ff ]*(\s{2,}\S.*)?$"),
         LineRule("logo-title", "chrome", r"^\s*Mistral Vibe v\d[\w.\-]*\s*$"),
         LineRule("welcome-hint", "chrome", r"^\s*Type /help for more information\s*$"),
         LineRule("initializing", "chrome", r"^\s*Initializing…\s*$"),
@@ -139,10 +143,28 @@ class VibeProfile(ChromeProfile):
         return None  # the main screen holds only the exit summary
 
     def transcript(self, frames: Iterable[Frame]) -> list[TLine]:
+        """Alternate-screen stretches stitched (tail first); the main screen is not conversation."""
         # individual tool lines as they were first shown (before folding into a summary)
         self._tools_seen: list[tuple[float, str, str]] = []
         self._tools_set: set[tuple[str, str]] = set()
-        return super().transcript(frames)
+        self._dialogs = []
+        out: list[TLine] = []
+        block = 0
+        st: TailStitcher | None = None
+        for f in frames:
+            if f.alternate:
+                if st is None:
+                    block += 1
+                    st = TailStitcher()
+                vp = self.viewport(f)
+                if vp is not None:
+                    st.add(self.rows(f)[vp[0]:vp[1]], f.time)
+            elif st is not None:
+                out.extend(TLine(t, tm, "alt", block) for t, tm in zip(st.doc, st.times))
+                st = None
+        if st is not None:
+            out.extend(TLine(t, tm, "alt", block) for t, tm in zip(st.doc, st.times))
+        return out
 
     def _note_tools(self, rows: list[str], time: float) -> None:
         for r in rows:
@@ -202,8 +224,8 @@ class VibeProfile(ChromeProfile):
                 return self._expand_summary(verb, name, int(s.group("n")), members[0].line.time)
             return Turn("tool_call", arg, name=name, extra={"verb": verb})
         if kind == "assistant":
-            return Turn("assistant", "\n".join(m.line.text for m in members).strip("\n")
-                        if members else text)
+            body = "\n".join(m.line.text for m in members).strip("\n") if members else text
+            return Turn("assistant", HAN_GAP.sub("", body))
         return Turn(kind, text)
 
     def _expand_summary(self, verb: str, name: str, n: int, time: float) -> list[Turn]:
