@@ -1,0 +1,108 @@
+"""Amp: chrome rules and turn segmentation.
+
+Checked against Amp CLI 0.0.1790142911-g7618fb (full-screen on the
+alternate screen, redrawn ~30 times a second while the orb animates). Amp
+keeps its threads on its server, so for a local capture the screen is
+often the only record.
+
+Screen anatomy:
+- start: an animated orb of `•●:·.` glyphs beside `Welcome to Amp` and
+  `ctrl+o for commands · ? for shortcuts`, onboarding cards (`Space to
+  continue`, `4/5`);
+- conversation, bottom-anchored: ` ┃ prompt` (continuation rows keep the
+  bar), answers indented one column, tool rows with a status glyph
+  (`✓`/`✗`, a braille spinner while running): `Explored 1 search ▸`,
+  `$ python3 src/main.py ▸`, `Read file ▸`, …;
+- the input box at the bottom: `╭── … ─ medium ─╮`, and its bottom border
+  carries the state: `╰ ≈ Running Tools ──`, `Streaming 2.23k tok`,
+  `thinking`, `waiting`, and the working directory;
+- at exit (Ctrl+C twice), on the main screen: a small logo, the thread
+  title and directory, and `amp threads continue <url>`.
+"""
+from __future__ import annotations
+
+import regex
+
+from agents_chrome.profile import ChromeProfile
+from agents_chrome.rules import Labeled, LineRule
+from agents_chrome.turns import Turn
+from screen.frames import Frame
+
+BOX_TOP = regex.compile(r"^\s*╭─")
+ORB = regex.compile(r"^\s*[•●:·.][\s•●:·.]{2,}$")
+WELCOME = regex.compile(r"Welcome to Amp|Space to continue|ctrl\+o for commands")
+STATUS = r"[✓✗✔✘×⚠◌○●⠀-⣿]"
+TOOL = regex.compile(rf"^\s{{0,2}}{STATUS}?\s*(?P<body>.*?)\s*▸?\s*$")
+COUNTED = regex.compile(r"(?P<n>\d+)\s+(searches|search|files?|commands?|edits?|reads?|tools?)\b")
+VERB_TOOL = {"explored": "search", "exploring": "search", "read": "Read", "reading": "Read",
+             "edited": "edit_file", "editing": "edit_file", "created": "create_file", "ran": "shell_command",
+             "running": "shell_command", "searched": "Grep", "searching": "Grep", "listed": "list_directory",
+             "fetched": "read_web_page", "planned": "todo_write", "updated": "todo_write"}
+
+
+class AmpProfile(ChromeProfile):
+    name = "amp"
+    checked_versions = ("0.0.1790142911-g7618fb",)
+    commands = ("amp",)
+    screen_signatures = (r"Welcome to Amp", r"amp threads continue", r"ctrl\+o for commands")
+    rules = (
+        LineRule("orb", "chrome", r"^\s*[•●:·.]{3,}[\s•●:·.]*(Welcome to Amp|ctrl\+o for commands.*)?$"),
+        LineRule("welcome", "chrome", r"(Welcome to Amp|ctrl\+o for commands)"),
+        LineRule("onboarding", "chrome", r"^\s*(\d/\d|Space to continue)\s*$"),
+        LineRule("exit-logo", "chrome", r"^\s*[.#*+:=%@-]{3,}(\s{2,}\S.*)?$"),
+        LineRule("exit-continue", "chrome", r"^\s*amp threads continue\b"),
+        LineRule("box", "chrome", r"^\s*[╭╰│]"),
+        LineRule("prompt", "user", r"^\s?┃\s(?P<body>.*)$"),
+        LineRule("shell", "tool_call", rf"^\s{{0,2}}({STATUS}\s+)?\$\s(?P<body>.*?)\s*▸?\s*$"),
+        LineRule("tool", "tool_call", rf"^\s{{0,2}}{STATUS}\s+(?P<body>\S.*?)\s*▸?\s*$"),
+        LineRule("answer", "assistant", r"^\s(?P<body>\S.*)$"),
+    )
+
+    def rows(self, frame: Frame) -> list[str]:
+        """Rows with the animated orb blanked: it redraws every frame and is
+        never conversation."""
+        return ["" if ORB.match(ln) else ln for ln in frame.lines]
+
+    def viewport(self, frame: Frame) -> tuple[int, int] | None:
+        if any(WELCOME.search(ln) for ln in frame.lines):
+            return None  # the animated welcome screen: no conversation yet
+        for y in range(len(frame.lines) - 1, -1, -1):
+            if BOX_TOP.match(frame.lines[y]):
+                return (0, y)
+        return (0, len(frame.lines))
+
+    main_viewport = viewport
+
+    def label(self, lines: list) -> list[Labeled]:
+        labeled = super().label(lines)
+        # Rows of one prompt bar are one prompt.
+        for a, b in zip(labeled, labeled[1:]):
+            if b.rule == "prompt" and a.rule in ("prompt", "prompt-row"):
+                b.kind, b.rule = "cont", "prompt-row"
+        return labeled
+
+    def make_turn(self, kind: str, text: str, members: list[Labeled]) -> Turn | list[Turn] | None:
+        rule = members[0].rule if members else ""
+        if kind == "tool_call":
+            head = text.splitlines()[0].strip() if text else ""
+            if rule == "shell":
+                return Turn("tool_call", head, name="shell_command")
+            verb = head.split()[0].lower() if head else ""
+            name = VERB_TOOL.get(verb, verb or None)
+            c = COUNTED.search(head)
+            if c:
+                return [Turn("tool_call", head, name=name) for _ in range(min(int(c.group("n")), 50))]
+            return Turn("tool_call", head, name=name)
+        return Turn(kind, text)
+
+    def turns(self, labeled: list[Labeled]) -> list[Turn]:
+        out: list[Turn] = []
+        for t in super().turns(labeled):
+            if t.role == "assistant" and out and out[-1].role == "assistant":
+                out[-1].text += "\n" + t.text
+            else:
+                out.append(t)
+        return out
+
+
+PROFILE = AmpProfile()
