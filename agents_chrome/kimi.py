@@ -1,114 +1,214 @@
 """Kimi CLI: chrome rules and turn segmentation.
 
-Checked against kimi-cli 1.51.0 (prompt_toolkit, inline).
+Checked against kimi-cli 1.51.0 (prompt_toolkit + rich, inline). Finished
+output is printed above a live area and scrolls into the terminal's
+history; the live area at the bottom is redrawn in place.
 
 Screen anatomy:
-- the welcome box (`Welcome to Kimi Code CLI!`, directory, session, model,
-  tips, update notice) drawn from column 0;
-- `✨ text` is a submitted prompt; `• text` an answer (or a list item when
-  indented); `• Used Shell (cmd)` a tool call, its output under it;
-- output is hard-wrapped at the terminal width, even mid-word: a row that
-  fills the width continues on the next row (joined back here);
-- the live area: `⠙ Composing... 4s · 1.1k tokens`, the `── input ──` box,
-  a rule, the status bar (`yolo  agent (model)  …  ctrl-x: toggle mode`,
-  `context: 0.0% (…)`);
-- `/help` opens a pager on the alternate screen (a system turn);
-- at exit: `Bye!`, tips, `To resume this session: kimi -r <id>`.
+- `⠙ Loading configuration...` while starting, then the welcome box
+  (`╭ … ╮`, `Welcome to Kimi Code CLI!`, directory, session, model, tips,
+  `✨ Update: …`);
+- a prompt echo `✨ text` (a multi-line prompt keeps its rows, under it at
+  column 0) followed by a blank row; slash commands are not echoed (only
+  `/skill:…` and `/flow:…`, as `✨ /skill:…`);
+- output blocks with a bullet: `• answer` (markdown indented two under
+  it: lists `•`, headings underlined `═══`/`───`, tables in `┌┬┐` boxes),
+  `• Used Shell (cmd)` (`Using` while it runs) with its brief result
+  indented under it (`Failed with exit code: 1`, output rows);
+- a moon-phase spinner row (`🌑`…`🌘`) while the model works;
+- the live area: `── input ──…` rule, the input rows, a rule, the status
+  bar (`yolo  agent (model ○)  cwd  hints`) and `context: n% (…)`; the
+  completion menu of a slash command under the input;
+- `/help` (and other pagers) on the alternate screen, with `line N (press
+  h for help or q to quit)` at the bottom: a system turn;
+- at exit: `Bye!`, `Tip: …`, `Install: …`, `To resume this session: kimi -r …`.
+
+Rows are hard-wrapped at the terminal width, even mid-word, and the
+continuation row is indented like the block (two columns under a bullet,
+none under a prompt): a row that reaches the last column is joined with
+the next one before any rule sees it.
 """
 from __future__ import annotations
 
+import textwrap
+from dataclasses import dataclass
 from typing import Iterable
 
 import regex
 from wcwidth import wcswidth
 
-from agents_chrome.profile import ChromeProfile
-from agents_chrome.rules import Labeled, LineRule
+from agents_chrome.profile import ChromeProfile, _insert_by_time
+from agents_chrome.rules import COMMON_CHROME, Labeled, LineRule
 from agents_chrome.transcript import TLine
 from agents_chrome.turns import Turn
 from screen.frames import Frame
 
-INPUT_RULE = regex.compile(r"^──\s*input\s*─+")
-TOOL = regex.compile(r"^\s*•\s+Used\s+(?P<name>\w+)\s*(?:\((?P<arg>.*)\))?\s*$")
-MARKER = regex.compile(r"^\s*(?:[•✨]\s)?")
+INPUT_RULE = regex.compile(r"^── input ─+")
+PAGER_STATUS = regex.compile(r"^\s*(line \d+|\(END\)|lines? \d+.*)?\s*\(?press h for help or q to quit\)?\s*$|^:\s*$")
+TOOL = regex.compile(r"^•\s+(?P<verb>Used|Using)\s+(?P<name>[A-Za-z_][\w.:-]*)(?:\s+\((?P<arg>.*)\))?\s*$")
+MOON = "🌑🌒🌓🌔🌕🌖🌗🌘"
+# a bullet or list marker that sets a wrapped row's hanging indent
+HANG = regex.compile(r"^(?P<sp>\s*)(?P<mk>(?:[•◦▪‣\-*]|\d+[.)]|✨|\$)\s)?")
+BOX_EDGE = "│╮╯┐┘┤║"
+
+
+@dataclass
+class KLine(TLine):
+    width: int = 0  # terminal width when the row was drawn
+
+
+def _cells(text: str) -> int:
+    w = wcswidth(text)
+    return w if w >= 0 else len(text)
+
+
+def join_wrapped(lines: list[KLine]) -> list[KLine]:
+    """Join rows that were hard-wrapped at the terminal width.
+
+    A row whose text reaches the last column continues on the next row,
+    which is indented by the block's hanging indent (the bullet's width).
+    """
+    out: list[KLine] = []
+    i = 0
+    while i < len(lines):
+        cur = lines[i]
+        text, row = cur.text, cur.text
+        m = HANG.match(text)
+        hang = _cells(m.group("sp") + (m.group("mk") or ""))
+        while (i + 1 < len(lines) and cur.width and _cells(row) >= cur.width
+               and row.rstrip()[-1:] not in BOX_EDGE and not RULE_ROW.match(row)
+               and lines[i + 1].text.strip() and lines[i + 1].source == cur.source):
+            row = lines[i + 1].text
+            lead = len(row) - len(row.lstrip(" "))
+            text += row[min(hang, lead):]
+            i += 1
+        out.append(KLine(text, cur.time, cur.source, cur.block, cur.width))
+        i += 1
+    return out
+
+
+RULE_ROW = regex.compile(r"^\s*[─━═]+\s*$|^── input ─")
 
 
 class KimiProfile(ChromeProfile):
     name = "kimi"
     checked_versions = ("1.51.0",)
     commands = ("kimi", "kimi-cli")
-    screen_signatures = (r"Welcome to Kimi Code CLI", r"kimi -r [0-9a-f-]{8,}", r"── input ─")
+    screen_signatures = (r"Welcome to Kimi Code CLI", r"── input ─{5,}", r"To resume this session: kimi -r")
     rules = (
-        LineRule("welcome-box", "chrome", r"^[│╭╰]"),
-        LineRule("spinner", "chrome", r"^\s*[⠀-⣿]\s+\w+\.\.\.(\s+\d+s)?"),
+        LineRule("loading", "chrome", r"^\s*[\u2800-\u28ff]\s+Loading configuration\.\.\.\s*$"),
+        LineRule("welcome-box", "chrome", r"^│.*│$"),
+        LineRule("table-rule", "chrome", r"^\s*[┌├└╞╘╭╰][─━┬┼┴═╪╤╧]+[┐┤┘╡╛╮╯]\s*$"),
+        *COMMON_CHROME,
+        LineRule("moon-spinner", "chrome", rf"^\s*[{MOON}]\s*(\S.*)?$"),
         LineRule("input-rule", "chrome", INPUT_RULE.pattern),
-        LineRule("rule", "chrome", r"^\s*─{10,}\s*$"),
-        LineRule("status-bar", "chrome", r"(ctrl-x: toggle mode|^\s*context: \d+(\.\d+)?%|^\s*(yolo|agent|plan)\s{2,})"),
-        LineRule("exit", "chrome", r"^(Bye!|Tip: |Install: |To resume this session: kimi\b)"),
-        LineRule("heading-rule", "chrome", r"^\s+─{3,}\s*$"),
-        LineRule("slash-command", "system", r"^✨\s(?P<body>/[\w-]+.*)$"),
-        LineRule("prompt", "user", r"^✨\s(?P<body>.*)$"),
+        LineRule("status-bar", "chrome", r"^\s*(yolo\s+)?(agent|shell|plan)\s+\(.*\)\s{2,}"),
+        LineRule("context", "chrome", r"^\s*context:\s+[\d.]+%\s+\(.*\)\s*$"),
+        LineRule("bye", "chrome", r"^Bye!\s*$"),
+        LineRule("exit-tip", "chrome", r"^(Tip: The new Kimi Code\b|Install: curl\b|upgrade next time\)|To resume this session: kimi -r\b)"),
+        LineRule("slash-echo", "system", r"^✨\s(?P<body>/[\w:-]+(\s.*)?)$"),
+        LineRule("prompt", "user", r"^(?:✨|💫|📋)\s(?P<body>.*)$"),
+        LineRule("shell-prompt", "user", r"^\$\s(?P<body>.*)$"),
         LineRule("tool", "tool_call", TOOL.pattern),
         LineRule("answer", "assistant", r"^•\s(?P<body>.*)$"),
+        LineRule("notice", "system", r"^[•●]\s(?P<body>.*)$"),
     )
 
+    # -- frames -----------------------------------------------------------
     def main_viewport(self, frame: Frame) -> tuple[int, int] | None:
-        for y in range(len(frame.lines) - 1, -1, -1):
-            if INPUT_RULE.match(frame.lines[y]):
+        lines = frame.lines
+        for y, t in enumerate(lines):
+            if INPUT_RULE.match(t):
                 return (0, y)
-        return (0, len(frame.lines))
+        return (0, len(lines))
+
+    def dialog(self, frame: Frame) -> list[str] | None:
+        rows = [r for r in frame.lines if not PAGER_STATUS.match(r)]
+        while rows and not rows[-1].strip():
+            rows.pop()
+        return rows or None
 
     def transcript(self, frames: Iterable[Frame]) -> list[TLine]:
-        frames = list(frames)
-        widths = [(f.time, f.columns) for f in frames]
-        lines = super().transcript(frames)
-        return _unwrap(lines, widths)
+        out: list[KLine] = []
+        self._dialogs = []
+        last_main: Frame | None = None
+        typed: str | None = None  # a slash command left in the input box
+        for f in frames:
+            for ln in f.scrolled:
+                out.append(KLine(ln, f.time, "history", 0, f.columns))
+            if f.alternate:
+                rows = self.dialog(f)
+                if rows is None:
+                    continue
+                if typed:
+                    rows = [typed] + rows
+                if self._dialogs and self._dialogs[-1][1][:2] == rows[:2]:
+                    self._dialogs[-1] = (self._dialogs[-1][0], rows)
+                elif not self._dialogs or self._dialogs[-1][1] != rows:
+                    self._dialogs.append((f.time, rows))
+                continue
+            last_main = f
+            typed = self._input_text(f)
+        if last_main is not None:
+            vp = self.main_viewport(last_main)
+            if vp is not None:
+                final = last_main.lines[vp[0]:vp[1]]
+                while final and not final[-1].strip():
+                    final.pop()
+                out.extend(KLine(t, last_main.time, "screen", 1, last_main.columns) for t in final)
+        return join_wrapped(out)
 
+    @staticmethod
+    def _input_text(frame: Frame) -> str | None:
+        """The slash command in the input box (the row under `── input ──`), if any."""
+        for y, t in enumerate(frame.lines):
+            if INPUT_RULE.match(t) and y + 1 < len(frame.lines):
+                s = frame.lines[y + 1].strip()
+                return s if s.startswith("/") else None
+        return None
+
+    # -- turns ------------------------------------------------------------
     def label(self, lines: list[TLine]) -> list[Labeled]:
         labeled = super().label(lines)
-        # The alternate screen is only the /help pager here: a system turn.
-        first = True
+        prev = None
+        in_prompt = False
         for lb in labeled:
-            if lb.line.source == "alt":
-                if lb.kind != "blank":
-                    lb.kind, lb.rule = ("system", "pager") if first else ("cont", "pager")
-                    first = False
-            else:
-                first = True
+            if lb.kind in ("user", "system"):
+                in_prompt = lb.kind == "user"
+                prev = lb.kind
+                continue
+            if in_prompt:
+                # a prompt runs to its first blank row (its rows start at column 0)
+                if lb.kind == "blank":
+                    in_prompt = False
+                else:
+                    lb.kind, lb.rule, lb.body = "cont", "prompt-row", lb.line.text
+                continue
+            if lb.kind == "tool_call":
+                prev = "tool_call"
+                continue
+            if lb.kind == "cont" and prev == "tool_call" and lb.line.text.startswith("  "):
+                lb.kind, lb.rule = "tool_result", "tool-output"
+                prev = "tool_result"
+            elif lb.kind in ("assistant",):
+                prev = "assistant"
+            elif lb.kind == "cont" and prev is None:
+                lb.kind, lb.rule = "chrome", "before-first-prompt"
         return labeled
 
     def make_turn(self, kind: str, text: str, members: list[Labeled]) -> Turn | list[Turn] | None:
+        if kind == "user":
+            rows = [members[0].body] + [m.line.text for m in members[1:]]
+            while rows and not rows[-1].strip():
+                rows.pop()
+            return Turn("user", "\n".join(r.rstrip() for r in rows))
         if kind == "tool_call":
             m = TOOL.match(members[0].line.text)
             if m:
                 return Turn("tool_call", (m.group("arg") or "").strip(), name=m.group("name"))
+        if kind == "tool_result":
+            return Turn("tool_result", textwrap.dedent("\n".join(m.line.text for m in members)).strip())
         return Turn(kind, text)
-
-
-def _unwrap(lines: list[TLine], widths: list[tuple[float, int]]) -> list[TLine]:
-    """Join rows that fill the terminal width with the row after them."""
-    def width_at(t: float) -> int:
-        w = widths[0][1] if widths else 80
-        for tm, cols in widths:
-            if tm > t:
-                break
-            w = cols
-        return w
-
-    out: list[TLine] = []
-    joining = False
-    indent = 0
-    for ln in lines:
-        if joining and out and ln.text.startswith(" ") and ln.text.strip():
-            prev = out[-1]
-            lead = len(ln.text) - len(ln.text.lstrip(" "))
-            out[-1] = TLine(prev.text + ln.text[min(lead, indent):], prev.time, prev.source, prev.block)
-        else:
-            out.append(ln)
-            indent = len(MARKER.match(ln.text).group(0))
-        # this row filled the terminal (box borders excepted)
-        joining = wcswidth(ln.text) >= width_at(ln.time) and not ln.text.rstrip().endswith(("│", "╮", "╯", "┐", "┘"))
-    return out
 
 
 PROFILE = KimiProfile()

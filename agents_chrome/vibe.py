@@ -94,7 +94,7 @@ class VibeProfile(ChromeProfile):
         LineRule("initializing", "chrome", r"^\s*Initializing…\s*$"),
         LineRule("prompt-rule", "chrome", RULE.pattern),
         LineRule("mode-rule", "chrome", MODE_RULE.pattern),
-        LineRule("box", "chrome", r"^\s*[┌└][─┬┴]*[┐┘]\s*$"),
+        LineRule("box", "chrome", r"^\s*[┌├└╭╰][─┬┼┴]*[┐┤┘╮╯]\s*$"),
         LineRule("exit-tokens", "chrome", r"^Total tokens used this session:"),
         LineRule("exit-resume", "chrome", r"^(To continue this session, run: vibe\b|Or: vibe --resume\b)"),
         LineRule("interrupt-hint", "chrome", r"(?i)\b(esc|ctrl\+c)\b.{0,20}\b(to )?(interrupt|cancel)\b"),
@@ -148,10 +148,13 @@ class VibeProfile(ChromeProfile):
         self._tools_seen: list[tuple[float, str, str]] = []
         self._tools_set: set[tuple[str, str]] = set()
         self._dialogs = []
+        self._widths: list[tuple[float, int]] = []
         out: list[TLine] = []
         block = 0
         st: TailStitcher | None = None
         for f in frames:
+            if not self._widths or self._widths[-1][1] != f.columns:
+                self._widths.append((f.time, f.columns))
             if f.alternate:
                 if st is None:
                     block += 1
@@ -165,6 +168,13 @@ class VibeProfile(ChromeProfile):
         if st is not None:
             out.extend(TLine(t, tm, "alt", block) for t, tm in zip(st.doc, st.times))
         return out
+
+    def _width_at(self, time: float) -> int:
+        width = 80
+        for t, w in getattr(self, "_widths", []):
+            if t <= time + 1e-6 or width == 80:
+                width = w
+        return width
 
     def _note_tools(self, rows: list[str], time: float) -> None:
         for r in rows:
@@ -211,7 +221,14 @@ class VibeProfile(ChromeProfile):
             rows = [r[2:] if r.startswith("  ") else r for r in rows]
             while rows and not rows[-1].strip():
                 rows.pop()
-            return Turn("user", "\n".join(r.rstrip() for r in rows))
+            width = self._width_at(members[0].line.time) - 1  # the scrollbar column
+            text = rows[0].rstrip() if rows else ""
+            for prev, row in zip(rows, rows[1:]):
+                nxt = row.split()
+                # a soft wrap: the next row's first word would not have fit on this one
+                soft = nxt and wcswidth("> " + prev.rstrip()) + 1 + wcswidth(nxt[0]) > width
+                text += (" " if soft else "\n") + row.rstrip()
+            return Turn("user", text)
         if kind == "tool_call":
             m = TOOL_LINE.match(members[0].line.text)
             if not m:
@@ -235,8 +252,8 @@ class VibeProfile(ChromeProfile):
         picks = picks[-n:] if len(picks) >= n else picks
         self._tools_used = used | set(picks)
         out = [Turn("tool_call", seen[i][2], name=name, extra={"verb": verb}) for i in picks]
-        while len(out) < n:
-            out.append(Turn("tool_call", f"{verb} ({name})", name=name, extra={"verb": verb}))
+        while len(out) < n:  # a call folded into the summary before it was ever shown alone
+            out.append(Turn("tool_call", "", name=name, extra={"verb": verb, "summary": f"{verb} {n} items"}))
         return out
 
     def turns(self, labeled: list[Labeled]) -> list[Turn]:
