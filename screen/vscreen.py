@@ -101,6 +101,7 @@ def _as_static(line: dict[int, Char]) -> "StaticDefaultDict[int, Char]":
     return d
 
 
+_LAT1 = pyte.charsets.LAT1_MAP
 _WIDTH_ONE: dict[str, bool] = {}
 _WIDTHS: dict[str, int] = {}
 
@@ -177,6 +178,10 @@ class VirtualScreen(pyte.Screen):
 
     # -- drawing ----------------------------------------------------------
     def draw(self, data: str) -> None:
+        if not self.charset and self.g0_charset is _LAT1 and data.isascii() and mo.IRM not in self.mode:
+            self._draw_narrow(data)
+            self._last_char = data[-1]
+            return
         if self.charset:
             data = data.translate(self.g1_charset)
         elif self.g0_charset is not pyte.charsets.LAT1_MAP:
@@ -198,6 +203,33 @@ class VirtualScreen(pyte.Screen):
         return cells
 
     def _draw_narrow(self, data: str) -> None:
+        cursor = self.cursor
+        x, n = cursor.x, len(data)
+        if x + n <= self.columns:
+            # The common case: the run fits on the row.
+            attrs = cursor.attrs
+            cells = self._cell_cache.get(attrs)  # type: ignore[call-overload]
+            if cells is None:
+                cells = self._cells_for(attrs)
+            line = self.buffer[cursor.y]
+            left = line.get(x)
+            if left is not None and left.data == "" and x > 0:
+                line[x - 1] = line[x - 1]._replace(data=" ")
+            right = line.get(x + n)
+            if right is not None and right.data == "":
+                line[x + n] = right._replace(data=" ")
+            try:
+                line.update(zip(range(x, x + n), map(cells.__getitem__, data)))
+            except KeyError:
+                for ch in set(data).difference(cells):
+                    cells[ch] = attrs._replace(data=ch)
+                line.update(zip(range(x, x + n), map(cells.__getitem__, data)))
+            cursor.x = x + n
+            self.dirty.add(cursor.y)
+            return
+        self._draw_wrapping(data)
+
+    def _draw_wrapping(self, data: str) -> None:
         cursor = self.cursor
         attrs = cursor.attrs
         cells = self._cells_for(attrs)
