@@ -87,6 +87,7 @@ def join_wrapped(lines: list[KLine]) -> list[KLine]:
     return out
 
 
+BYE = regex.compile(r"^Bye!\s*$")
 RULE_ROW = regex.compile(r"^\s*[─━═]+\s*$|^── input ─")
 
 
@@ -133,6 +134,9 @@ class KimiProfile(ChromeProfile):
         self._dialogs = []
         last_main: Frame | None = None
         typed: str | None = None  # a slash command left in the input box
+        pager: list[str] | None = None  # the command that opened the pager on screen
+        pager_rows: list[str] | None = None
+        first_seen: dict[str, float] = {}
         for f in frames:
             for ln in f.scrolled:
                 out.append(KLine(ln, f.time, "history", 0, f.columns))
@@ -140,31 +144,40 @@ class KimiProfile(ChromeProfile):
                 rows = self.dialog(f)
                 if rows is None:
                     continue
-                if typed:
-                    rows = [typed] + rows
-                if self._dialogs and self._dialogs[-1][1][:2] == rows[:2]:
-                    self._dialogs[-1] = (self._dialogs[-1][0], rows)
-                elif not self._dialogs or self._dialogs[-1][1] != rows:
-                    self._dialogs.append((f.time, rows))
+                if pager is not None and pager_rows[:2] == rows[:2]:
+                    self._dialogs[-1] = (self._dialogs[-1][0], pager + rows)  # the same pager, scrolled
+                elif pager_rows != rows:
+                    pager = [typed] if typed else []
+                    typed = None
+                    self._dialogs.append((f.time, pager + rows))
+                pager_rows = rows
                 continue
+            pager, pager_rows = None, None
             last_main = f
-            typed = self._input_text(f)
+            for t in f.lines:
+                first_seen.setdefault(t, f.time)
+            box = self._input_text(f)
+            if box is not None:
+                typed = box or None
         if last_main is not None:
             vp = self.main_viewport(last_main)
             if vp is not None:
                 final = last_main.lines[vp[0]:vp[1]]
                 while final and not final[-1].strip():
                     final.pop()
-                out.extend(KLine(t, last_main.time, "screen", 1, last_main.columns) for t in final)
+                if typed and any(BYE.match(t) for t in final):
+                    self._dialogs.append((last_main.time + 1e-3, [typed]))  # the exit command
+                out.extend(KLine(t, first_seen.get(t, last_main.time), "screen", 1, last_main.columns)
+                           for t in final)
         return join_wrapped(out)
 
     @staticmethod
     def _input_text(frame: Frame) -> str | None:
-        """The slash command in the input box (the row under `── input ──`), if any."""
+        """The input box's slash command ("" for other text), None when no box is drawn."""
         for y, t in enumerate(frame.lines):
             if INPUT_RULE.match(t) and y + 1 < len(frame.lines):
                 s = frame.lines[y + 1].strip()
-                return s if s.startswith("/") else None
+                return s if regex.match(r"^/[\w:-]+(\s.*)?$", s) else ""
         return None
 
     # -- turns ------------------------------------------------------------
@@ -209,6 +222,5 @@ class KimiProfile(ChromeProfile):
         if kind == "tool_result":
             return Turn("tool_result", textwrap.dedent("\n".join(m.line.text for m in members)).strip())
         return Turn(kind, text)
-
 
 PROFILE = KimiProfile()

@@ -1,0 +1,119 @@
+"""Mistral Vibe chrome: golden files and behaviour against truth.json.
+
+Each case in recordings/vibe/<case>/ holds session.cast, truth.json (what
+was typed and served) and expected.json (the reviewed conversation). The
+real CLI is run as a subprocess, with and without the input events.
+"""
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import cli, recording_cases, strip_inputs
+
+AGENT = "vibe"
+CASES = recording_cases(AGENT)
+WORD = re.compile(r"\w+", re.UNICODE)
+# chrome that must never reach a turn
+LEAKS = re.compile(r"Generating…|Esc/Ctrl\+C|accept edits|auto-approve|\[PID \d+\]|/200k tokens|"
+                   r"Type /help for more information|Mistral Vibe v\d|[\u2800-\u28ff]|^─{8,}$|"
+                   r"Total tokens used this session|vibe --continue|[▁▂▃▅▆▇]$", re.M)
+
+_cache: dict[tuple[str, bool], dict] = {}
+
+
+def replay(case: Path, screen_only: bool, tmp_path_factory) -> dict:
+    key = (str(case), screen_only)
+    if key not in _cache:
+        cast = case / "session.cast"
+        if screen_only:
+            cast = strip_inputs(cast, tmp_path_factory.mktemp("so") / "session.cast")
+        p = cli("replay", str(cast), "--agent", AGENT, "--format", "json")
+        assert p.returncode == 0, p.stderr
+        _cache[key] = json.loads(p.stdout)
+    return _cache[key]
+
+
+def truth_segments(truth: dict) -> list[dict]:
+    segs = []
+    for t in truth["turns"]:
+        if t["role"] == "user" and not t.get("kind"):
+            segs.append({"user": t["text"], "assistant": [], "tools": []})
+        elif segs and t["role"] == "assistant":
+            segs[-1]["assistant"].append(t["text"])
+        elif segs and t["role"] == "tool_call":
+            segs[-1]["tools"].append(t)
+    return segs
+
+
+def pred_segments(conv: dict) -> list[dict]:
+    segs = []
+    for t in conv["turns"]:
+        if t["role"] == "user":
+            segs.append({"user": t["text"], "assistant": [], "tools": []})
+        elif segs and t["role"] == "assistant":
+            segs[-1]["assistant"].append(t["text"])
+        elif segs and t["role"] == "tool_call":
+            segs[-1]["tools"].append(t)
+    return segs
+
+
+def norm(s: str) -> str:
+    return " ".join(s.split())
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_golden(case: Path, tmp_path_factory) -> None:
+    expected = json.loads((case / "expected.json").read_text())
+    conv = replay(case, False, tmp_path_factory)
+    got = [{"role": t["role"], "text": t["text"], "name": t["name"]} for t in conv["turns"]]
+    assert conv["agent"] == AGENT
+    assert got == expected["turns"]
+
+
+@pytest.mark.parametrize("screen_only", [False, True], ids=["with-inputs", "screen-only"])
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_against_truth(case: Path, screen_only: bool, tmp_path_factory) -> None:
+    truth = json.loads((case / "truth.json").read_text())
+    conv = replay(case, screen_only, tmp_path_factory)
+    tsegs, psegs = truth_segments(truth), pred_segments(conv)
+    # every typed prompt, exactly (whitespace-normalised), in order; slash commands are not user turns
+    assert [norm(s["user"]) for s in psegs] == [norm(s["user"]) for s in tsegs]
+    for ts, ps in zip(tsegs, psegs):
+        tw = WORD.findall(" ".join(ts["assistant"]))
+        pw = WORD.findall(" ".join(ps["assistant"]))
+        sm = difflib.SequenceMatcher(None, tw, pw, autojunk=False)
+        common = sum(m.size for m in sm.get_matching_blocks())
+        if tw:
+            assert common / len(tw) >= 0.9, (ts["user"], len(tw), common)
+        if pw:
+            assert common / len(pw) >= 0.95, (ts["user"], len(pw), common)
+        # one shown call per truth call, named after the tool
+        assert len(ps["tools"]) == len(ts["tools"])
+        for tc, pc in zip(ts["tools"], ps["tools"]):
+            assert pc["name"] == tc["name"]
+            if pc["text"]:
+                assert pc["text"] == tc["input"]["command"]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_no_chrome_leaks(case: Path, tmp_path_factory) -> None:
+    for screen_only in (False, True):
+        conv = replay(case, screen_only, tmp_path_factory)
+        for t in conv["turns"]:
+            assert not LEAKS.search(t["text"]), (t["role"], t["text"][:200])
+
+
+def test_scrollbar_and_summary_rules() -> None:
+    from agents_chrome.vibe import PROFILE, strip_scrollbar
+    assert strip_scrollbar("  demo-app." + " " * 68 + "▆", 80) == "  demo-app."
+    assert strip_scrollbar("  text ending in a block █", 80) == "  text ending in a block █"
+    kinds = {r.name: r for r in PROFILE.rules}
+    assert kinds["spinner"].match("⠏  Generating… (1s Esc/Ctrl+C to interrupt)")
+    assert kinds["spinner"].match("⠈⠉ Running command… (0s Esc/Ctrl+C to interrupt)")
+    assert kinds["tool"].match("⏵ Read 12 lines from src/a.py")
+    assert kinds["mode-rule"].match("─" * 40 + " accept edits · auto-approve ─")
