@@ -223,4 +223,15 @@ class KimiProfile(ChromeProfile):
             return Turn("tool_result", textwrap.dedent("\n".join(m.line.text for m in members)).strip())
         return Turn(kind, text)
 
+    def turns(self, labeled: list[Labeled]) -> list[Turn]:
+        out = super().turns(labeled)
+        name = None
+        for t in out:
+            if t.role == "tool_call":
+                name = t.name
+            elif t.role == "tool_result" and t.name is None:
+                t.name = name  # the result belongs to the call above it
+        return out
+
+
 PROFILE = KimiProfile()
