@@ -1,0 +1,1 @@
+"""The recorder: a transparent PTY loop feeding an asciicast writer."""
