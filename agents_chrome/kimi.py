@@ -185,7 +185,13 @@ class KimiProfile(ChromeProfile):
         labeled = super().label(lines)
         prev = None
         in_prompt = False
+        after_bye = False
         for lb in labeled:
+            if lb.rule == "bye":
+                after_bye = True
+            if after_bye:  # the farewell and its tips
+                lb.kind = "chrome" if lb.kind != "blank" else "blank"
+                continue
             if lb.kind in ("user", "system"):
                 in_prompt = lb.kind == "user"
                 prev = lb.kind
@@ -207,6 +213,11 @@ class KimiProfile(ChromeProfile):
                 prev = "assistant"
             elif lb.kind == "cont" and prev is None:
                 lb.kind, lb.rule = "chrome", "before-first-prompt"
+            elif lb.kind == "cont" and not lb.line.text[:1].isspace() and prev != "system":
+                # output blocks are indented under a bullet: text at column 0 is what
+                # a slash command printed (`Usage is available on …`)
+                lb.kind, lb.rule = "system", "command-output"
+                prev = "system"
         return labeled
 
     def make_turn(self, kind: str, text: str, members: list[Labeled]) -> Turn | list[Turn] | None:

@@ -91,14 +91,16 @@ class VibeProfile(ChromeProfile):
         LineRule("logo", "chrome", r"^\s{0,3}[\u2800-\u28ff][\u2800-\u28ff ]*(\s{2,}\S.*)?$"),
         LineRule("logo-title", "chrome", r"^\s*Mistral Vibe v\d[\w.\-]*\s*$"),
         LineRule("welcome-hint", "chrome", r"^\s*Type /help for more information\s*$"),
-        LineRule("initializing", "chrome", r"^\s*Initializing…\s*$"),
+        LineRule("initializing", "chrome", r"^\s*[\u2800-\u28ff]*\s*Initializing…\s*$"),
         LineRule("prompt-rule", "chrome", RULE.pattern),
         LineRule("mode-rule", "chrome", MODE_RULE.pattern),
         LineRule("box", "chrome", r"^\s*[┌├└╭╰][─┬┼┴]*[┐┤┘╮╯]\s*$"),
         LineRule("exit-tokens", "chrome", r"^Total tokens used this session:"),
         LineRule("exit-resume", "chrome", r"^(To continue this session, run: vibe\b|Or: vibe --resume\b)"),
         LineRule("interrupt-hint", "chrome", r"(?i)\b(esc|ctrl\+c)\b.{0,20}\b(to )?(interrupt|cancel)\b"),
-        LineRule("slash-command", "system", r"^>\s(?P<body>/[a-z][\w-]*(\s.*)?)$"),
+        LineRule("slash-command", "system", r"^(?:>\s)?(?P<body>/\s?[a-z][\w-]*(\s.*)?)$"),
+        # what a slash command printed, in a bracket `⎡ ⎢ ⎣` down its left side
+        LineRule("command-output", "system", r"^\s*[⎡⎢⎣](?P<body>.*)$"),
         LineRule("prompt", "user", r"^>\s(?P<body>.*)$"),
         LineRule("tool", "tool_call", TOOL_LINE.pattern),
     )
@@ -192,6 +194,11 @@ class VibeProfile(ChromeProfile):
         state = None  # "prompt" until the prompt's rule, then "after"
         prev = None  # last marker kind
         for lb in labeled:
+            if lb.rule == "command-output":
+                if prev == "system":
+                    lb.kind = "cont"
+                state, prev = "after", "system"
+                continue
             if lb.kind in ("user", "system"):
                 state, prev = "prompt", lb.kind
                 continue
@@ -207,6 +214,8 @@ class VibeProfile(ChromeProfile):
             if lb.kind == "tool_call":
                 prev = "tool_call"
                 continue
+            if lb.kind == "cont" and prev == "system" and state == "after":
+                continue  # more of what the command printed
             if lb.kind == "cont" and prev != "assistant":
                 lb.kind, lb.rule = "assistant", "answer"
                 prev = "assistant"
@@ -240,6 +249,10 @@ class VibeProfile(ChromeProfile):
             if s:
                 return self._expand_summary(verb, name, int(s.group("n")), members[0].line.time)
             return Turn("tool_call", arg, name=name, extra={"verb": verb})
+        if kind == "system":
+            rows = [regex.sub(r"^\s*[⎡⎢⎣] ?", "", m.line.text) for m in members]
+            rows[0] = regex.sub(r"^(?:>\s)?/\s(?=[a-z])", "/", rows[0])  # `/ status` is drawn in two styles
+            return Turn("system", "\n".join(r.rstrip() for r in rows).strip())
         if kind == "assistant":
             body = "\n".join(m.line.text for m in members).strip("\n") if members else text
             return Turn("assistant", HAN_GAP.sub("", body))
