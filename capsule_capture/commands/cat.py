@@ -5,7 +5,6 @@ import argparse
 import sys
 
 from capsule_capture.errors import UserError
-from screen.cast import CastError, CastReader
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -15,6 +14,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from screen.cast import CastError, CastReader
     try:
         reader = CastReader(args.file)
     except CastError as e:

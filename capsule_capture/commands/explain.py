@@ -3,12 +3,7 @@ from __future__ import annotations
 
 import argparse
 
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
-
 from capsule_capture.errors import UserError
-from screen.cast import CastError
 
 KIND_STYLE = {"user": "bold cyan", "assistant": "green", "tool_call": "yellow", "tool_result": "dim yellow",
               "system": "magenta", "thinking": "italic blue", "cont": "", "chrome": "dim red strike",
@@ -24,7 +19,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
     from agents_chrome import registry
+    from screen.cast import CastError
     from agents_chrome.replay import replay
     if args.agent and registry.canonical(args.agent) is None:
         raise UserError(f"unknown agent {args.agent!r}")

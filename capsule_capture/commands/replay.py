@@ -7,8 +7,6 @@ import sys
 from typing import Any
 
 from capsule_capture.errors import UserError
-from capsule_capture.render import conversation_markdown, print_conversation
-from screen.cast import CastError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -23,6 +21,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def load_conversation(path: str, agent: str | None) -> dict[str, Any]:
     from agents_chrome import registry
     from agents_chrome.replay import replay_cast
+    from screen.cast import CastError
     if agent and registry.canonical(agent) is None:
         raise UserError(f"unknown agent {agent!r} (known: {', '.join(registry.AGENTS)})")
     try:
@@ -32,6 +31,7 @@ def load_conversation(path: str, agent: str | None) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from capsule_capture.render import conversation_markdown, print_conversation
     conv = load_conversation(args.file, args.agent)
     if args.format == "json":
         json.dump(conv, sys.stdout, ensure_ascii=False, indent=1)

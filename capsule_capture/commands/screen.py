@@ -5,13 +5,7 @@ import argparse
 import json
 import sys
 
-from rich.console import Console
-from rich.panel import Panel
-from rich.text import Text
-
 from capsule_capture.errors import UserError
-from screen.cast import CastError, CastReader
-from screen.frames import iter_frames, replay_screen
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -25,6 +19,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.panel import Panel
+
+    from screen.cast import CastError
+    from screen.frames import replay_screen
     try:
         if args.frames:
             return _frames(args)
@@ -47,6 +46,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _frames(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.text import Text
+
+    from screen.cast import CastReader
+    from screen.frames import iter_frames
     with CastReader(args.file) as reader:
         frames = iter_frames(reader, scrollback=args.scrollback, styles=False, until=args.at)
         if args.format == "json":

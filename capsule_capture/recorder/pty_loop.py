@@ -79,9 +79,10 @@ def run(proc: PtyProcess, writer: AsciicastWriter, record_input: bool = True, st
     try:
         while True:
             try:
-                ready, _, _ = select.select(readers, [], [])
+                ready, _, _ = select.select(readers, [], [], writer.next_deadline())
             except InterruptedError:
                 continue
+            writer.flush_due()
             if master in ready:
                 try:
                     data = os.read(master, READ_SIZE)

@@ -1,21 +1,23 @@
 """Durable asciicast v2 writer.
 
-The PTY loop hands events over and returns at once; a small flusher
-thread writes them out at least every `FLUSH_INTERVAL`, so a crash (even
-SIGKILL) loses at most that much, and the terminal never waits on disk.
-Each event is one complete JSON line, so a killed recorder leaves a file
-whose complete lines all replay.
+Events are queued with only a timestamp taken; the queue is encoded and
+written in batches, at the latest `FLUSH_INTERVAL` after the oldest
+queued event (the PTY loop calls `flush_due()` and bounds its `select`
+timeout with `next_deadline()`), so a crash (even SIGKILL) loses at most
+that much while the terminal never waits on a write per event. Each event
+is one complete JSON line, so a killed recorder leaves a file whose
+complete lines all replay.
 """
 from __future__ import annotations
 
 import codecs
 import json
 import os
-import threading
 import time
 from typing import Any, BinaryIO
 
 FLUSH_INTERVAL = 0.05  # seconds
+MAX_PENDING = 1 << 20  # bytes queued before a flush regardless of time
 
 
 class AsciicastWriter:
@@ -25,54 +27,66 @@ class AsciicastWriter:
         self._fh.write((json.dumps(header, ensure_ascii=False) + "\n").encode("utf-8"))
         self._fh.flush()
         self._start = time.monotonic()
-        self._pending: list[bytes] = []
-        self._lock = threading.Lock()
+        self._pending: list[tuple[float, str, bytes | str]] = []
+        self._pending_bytes = 0
+        self._oldest: float | None = None
         self._decoders = {code: codecs.getincrementaldecoder("utf-8")("replace") for code in "oi"}
-        self._closed = threading.Event()
-        self._thread = threading.Thread(target=self._flusher, name="asciicast-flusher", daemon=True)
-        self._thread.start()
+        self._closed = False
 
     def elapsed(self) -> float:
         return time.monotonic() - self._start
 
     def write(self, code: str, data: bytes | str) -> None:
-        """Queue one event; bytes are decoded incrementally (split UTF-8 stays whole)."""
-        if isinstance(data, bytes):
-            dec = self._decoders.get(code)
-            text = dec.decode(data) if dec else data.decode("utf-8", "replace")
-            if not text:
-                return
-        else:
-            text = data
-        line = json.dumps([round(self.elapsed(), 6), code, text], ensure_ascii=False) + "\n"
-        with self._lock:
-            self._pending.append(line.encode("utf-8"))
+        now = time.monotonic()
+        self._pending.append((now - self._start, code, data))
+        self._pending_bytes += len(data)
+        if self._oldest is None:
+            self._oldest = now
+        if self._pending_bytes >= MAX_PENDING:
+            self.flush()
 
-    def _drain(self) -> None:
-        with self._lock:
-            chunk, self._pending = self._pending, []
-        if chunk:
-            self._fh.write(b"".join(chunk))
+    def next_deadline(self) -> float | None:
+        """Seconds until queued events must reach the file (None: nothing queued)."""
+        if self._oldest is None:
+            return None
+        return max(0.0, self._oldest + FLUSH_INTERVAL - time.monotonic())
+
+    def flush_due(self) -> None:
+        if self._oldest is not None and time.monotonic() - self._oldest >= FLUSH_INTERVAL:
+            self.flush()
+
+    def _encode(self, batch: list[tuple[float, str, bytes | str]]) -> bytes:
+        lines = []
+        for t, code, data in batch:
+            if isinstance(data, bytes):
+                dec = self._decoders.get(code)
+                # incremental: a multi-byte character split across reads stays whole
+                text = dec.decode(data) if dec else data.decode("utf-8", "replace")
+                if not text:
+                    continue
+            else:
+                text = data
+            lines.append(json.dumps([round(t, 6), code, text], ensure_ascii=False))
+        return ("\n".join(lines) + "\n").encode("utf-8") if lines else b""
+
+    def flush(self) -> None:
+        batch, self._pending = self._pending, []
+        self._pending_bytes, self._oldest = 0, None
+        if batch:
+            self._fh.write(self._encode(batch))
             self._fh.flush()
 
-    def _flusher(self) -> None:
-        while not self._closed.wait(FLUSH_INTERVAL):
-            try:
-                self._drain()
-            except (OSError, ValueError):
-                return
-
     def close(self) -> None:
-        """Flush what is left (and any half-decoded bytes) and fsync."""
-        if self._closed.is_set():
+        """Write what is left (and any half-decoded bytes) and fsync."""
+        if self._closed:
             return
-        for code, dec in self._decoders.items():
-            tail = dec.decode(b"", final=True)
-            if tail:
-                self.write(code, tail)
-        self._closed.set()
-        self._thread.join(timeout=1)
-        self._drain()
+        self._closed = True
+        self.flush()
+        tails = [(self.elapsed(), code, dec.decode(b"", final=True)) for code, dec in self._decoders.items()]
+        tail = self._encode([x for x in tails if x[2]])
+        if tail:
+            self._fh.write(tail)
+        self._fh.flush()
         try:
             os.fsync(self._fh.fileno())
         except OSError:
