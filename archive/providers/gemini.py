@@ -1,0 +1,107 @@
+"""Gemini CLI: `~/.gemini/tmp/<project>/chats/session-*.jsonl` (current) and
+`session-*.json` (older: one JSON document). `logs.json` holds prompts only.
+
+The JSONL is append-only: a message can be written again with more fields
+(its tool calls, once they finish) under the same id, and `$set` lines
+update session metadata; the last version of each id wins, in first-seen
+order.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Iterator
+
+from archive.providers.base import ParseResult, iter_jsonl, text_of
+from archive.record import Conversation, Source, Turn, conversation_id, turn_key
+
+
+class GeminiProvider:
+    name = "gemini"
+
+    def discover(self, home: Path) -> Iterator[Path]:
+        chats = home / ".gemini" / "tmp"
+        yield from sorted(chats.glob("*/chats/session-*.jsonl"))
+        yield from sorted(chats.glob("*/chats/session-*.json"))
+
+    def parse(self, path: Path) -> ParseResult:
+        res = ParseResult()
+        meta: dict[str, Any] = {}
+        messages: dict[str, tuple[dict, bytes]] = {}
+        if path.suffix == ".json":
+            try:
+                doc = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, json.JSONDecodeError, UnicodeDecodeError) as e:
+                res.skip(str(path), f"unreadable ({e})")
+                return res
+            meta = {k: v for k, v in doc.items() if k != "messages"}
+            for i, m in enumerate(doc.get("messages") or []):
+                if isinstance(m, dict):
+                    messages[m.get("id") or str(i)] = (m, json.dumps(m, ensure_ascii=False).encode())
+        else:
+            for n, raw, d in iter_jsonl(path, res):
+                if "$set" in d and isinstance(d["$set"], dict):
+                    meta.update({k: v for k, v in d["$set"].items() if k != "messages"})
+                elif "type" in d and "id" in d:
+                    messages[d["id"]] = (d, raw)
+                elif "sessionId" in d:
+                    meta.update(d)
+        turns: list[Turn] = []
+        for mid, (m, raw) in messages.items():
+            ts = m.get("timestamp")
+            kind = m.get("type")
+            if kind == "user":
+                content = m.get("content")
+                if isinstance(content, list) and any(isinstance(p, dict) and "functionResponse" in p for p in content):
+                    continue  # tool results are read from the call records below
+                text = text_of(content)
+                if text.startswith("/"):
+                    turns.append(Turn("system", text, ts=ts, key=turn_key(mid), raw=raw))
+                elif text:
+                    turns.append(Turn("user", text, ts=ts, key=turn_key(mid), raw=raw))
+            elif kind == "gemini":
+                for th in m.get("thoughts") or []:
+                    if isinstance(th, dict) and (th.get("description") or th.get("subject")):
+                        turns.append(Turn("thinking", th.get("description") or th.get("subject"), ts=ts,
+                                          key=turn_key(mid, "th", th.get("subject"))))
+                if m.get("content"):
+                    turns.append(Turn("assistant", text_of(m["content"]), ts=ts, model=m.get("model"),
+                                      key=turn_key(mid), raw=raw))
+                for call in m.get("toolCalls") or []:
+                    if not isinstance(call, dict):
+                        continue
+                    args = call.get("args")
+                    shown = args.get("command") or args.get("file_path") or args.get("path") if isinstance(args, dict) else None
+                    turns.append(Turn("tool_call", str(shown or json.dumps(args, ensure_ascii=False)), name=call.get("name"),
+                                      input=args, ts=call.get("timestamp") or ts, key=turn_key(mid, call.get("id"))))
+                    out = _result_text(call.get("result"))
+                    if out is not None:
+                        turns.append(Turn("tool_result", out, name=call.get("name"),
+                                          is_error=call.get("status") == "error", ts=call.get("timestamp") or ts,
+                                          key=turn_key(mid, call.get("id"), "out")))
+            elif kind in ("info", "error", "warning"):
+                text = text_of(m.get("content"))
+                if text:
+                    turns.append(Turn("system", text, ts=ts, key=turn_key(mid), raw=raw))
+        if not turns:
+            return res
+        sid = meta.get("sessionId") or path.stem
+        res.conversations.append(Conversation(
+            id=conversation_id(self.name, sid), agent=self.name, native_id=sid, workspace=meta.get("projectHash"),
+            title=meta.get("summary"), started_at=meta.get("startTime"), ended_at=meta.get("lastUpdated"),
+            sources=[Source("native", str(path))], turns=turns))
+        return res
+
+
+def _result_text(result: Any) -> str | None:
+    if not result:
+        return None
+    out = []
+    for r in result if isinstance(result, list) else [result]:
+        resp = (r.get("functionResponse") or {}).get("response") if isinstance(r, dict) else None
+        if isinstance(resp, dict):
+            out.append(str(resp.get("output") or resp.get("error") or json.dumps(resp, ensure_ascii=False)))
+    return "\n".join(out) if out else None
+
+
+PROVIDER = GeminiProvider()

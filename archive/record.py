@@ -1,0 +1,94 @@
+"""The normalized record: one schema for every source, encoded with msgspec.
+
+Stored as MessagePack (schema-checked, compact, fast); JSON and Markdown
+are views rendered on demand. Each turn keeps its provenance (`vector`)
+and the source's own line verbatim in `raw`, so nothing is thrown away.
+"""
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import msgspec
+
+VECTORS = ("native", "stream", "screen")
+
+
+class Turn(msgspec.Struct, omit_defaults=True):
+    role: str  # user | assistant | tool_call | tool_result | thinking | system
+    text: str = ""
+    name: str | None = None  # tool name
+    input: Any = None  # tool input
+    is_error: bool | None = None
+    ts: str | None = None
+    model: str | None = None
+    usage: dict[str, Any] | None = None
+    vector: str = "native"
+    key: str = ""  # stable identity of the turn within its source (dedupe on re-sync)
+    raw: bytes | None = None  # the source's own record, verbatim
+
+
+class Source(msgspec.Struct, omit_defaults=True):
+    vector: str
+    path: str
+    size: int = 0
+    mtime: float = 0.0
+
+
+class Conversation(msgspec.Struct, omit_defaults=True):
+    id: str
+    agent: str
+    native_id: str | None = None
+    agent_version: str | None = None
+    title: str | None = None
+    workspace: str | None = None
+    instance: str | None = None  # machine / container the capture came from
+    started_at: str | None = None
+    ended_at: str | None = None
+    sources: list[Source] = msgspec.field(default_factory=list)
+    turns: list[Turn] = msgspec.field(default_factory=list)
+
+
+_enc = msgspec.msgpack.Encoder()
+_dec = msgspec.msgpack.Decoder(Conversation)
+
+
+def encode(conv: Conversation) -> bytes:
+    return _enc.encode(conv)
+
+
+def decode(data: bytes) -> Conversation:
+    return _dec.decode(data)
+
+
+def conversation_id(agent: str, native_id: str) -> str:
+    """Stable id from the agent and its own session id: re-syncs land on the same record."""
+    return hashlib.sha256(f"{agent}\0{native_id}".encode()).hexdigest()[:16]
+
+
+def turn_key(*parts: Any) -> str:
+    return hashlib.sha1("\0".join(str(p) for p in parts).encode("utf-8", "replace")).hexdigest()[:16]
+
+
+def to_json(conv: Conversation, raw: bool = False) -> dict[str, Any]:
+    """The conversation-json view (see docs/conversation-json.md)."""
+    turns = []
+    for t in conv.turns:
+        d: dict[str, Any] = {"role": t.role, "text": t.text, "name": t.name, "input": t.input,
+                             "ts": t.ts, "vector": t.vector}
+        if t.is_error is not None:
+            d["is_error"] = t.is_error
+        if t.model:
+            d["model"] = t.model
+        if raw and t.raw is not None:
+            d["raw"] = t.raw.decode("utf-8", "replace")
+        turns.append(d)
+    return {"id": conv.id, "agent": conv.agent, "title": conv.title, "workspace": conv.workspace,
+            "started_at": conv.started_at, "ended_at": conv.ended_at, "native_id": conv.native_id,
+            "agent_version": conv.agent_version,
+            "sources": [{"vector": s.vector, "path": s.path} for s in conv.sources], "turns": turns}
+
+
+def summary(conv: Conversation) -> dict[str, Any]:
+    return {"id": conv.id, "agent": conv.agent, "title": conv.title, "workspace": conv.workspace,
+            "started_at": conv.started_at, "ended_at": conv.ended_at, "turns": len(conv.turns)}

@@ -1,0 +1,58 @@
+"""`capsule-capture sync`: archive every agent session file found under a home."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from capsule_capture.errors import UserError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("sync", help="archive the agents' own session files found under a home directory")
+    p.add_argument("--home", default=os.path.expanduser("~"), help="directory to look in (default: $HOME)")
+    p.add_argument("--agent", help="only this agent's files")
+    p.add_argument("--format", choices=("rich", "json"), default="rich")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import json
+
+    from agents_chrome.registry import canonical
+    from archive.ingest import discover, sync
+    from archive.store import Store
+    home = Path(args.home).expanduser()
+    if not home.is_dir():
+        raise UserError(f"no such directory: {home}")
+    agent = None
+    if args.agent:
+        agent = canonical(args.agent)
+        if agent is None or agent == "generic":
+            raise UserError(f"unknown agent {args.agent!r}")
+    total = len(discover(home, agent))
+    progress = None
+    bar = None
+    if total > 20 and sys.stderr.isatty() and args.format == "rich":
+        from rich.progress import Progress
+        bar = Progress(transient=True)
+        task = bar.add_task("syncing", total=total)
+        bar.start()
+        progress = lambda i, n: bar.update(task, completed=i)  # noqa: E731
+    try:
+        with Store() as store:
+            stats = sync(home, agent, store, progress)
+    finally:
+        if bar:
+            bar.stop()
+    if args.format == "json":
+        print(json.dumps(stats.__dict__, ensure_ascii=False))
+    else:
+        print(f"{stats.files} files ({stats.unchanged} unchanged): {stats.new} new, {stats.updated} updated "
+              f"conversations, {stats.turns_added} turns added, {stats.skipped_lines} malformed lines skipped")
+        for p in stats.problems[:20]:
+            print(f"  skipped: {p}", file=sys.stderr)
+    if stats.files and not stats.conversations_read and not stats.unchanged and stats.problems:
+        return 1  # files were there but nothing could be read
+    return 0
