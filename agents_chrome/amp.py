@@ -29,6 +29,9 @@ from agents_chrome.turns import Turn
 from screen.frames import Frame
 
 BOX_TOP = regex.compile(r"^\s*╭─")
+OVERLAY = regex.compile(r"(\s{3,}[╭╰│┃].*|[╭╰]─.*[╮╯])\s*$")
+ORB_GLYPHS = set("•●·:")
+SCROLLBAR = set("█▐▌▕▏▁▂▃▄▅▆▇│┃")  # the scrollbar and its track, in the last column
 ORB = regex.compile(r"^\s*[•●:·.][\s•●:·.]{2,}$")
 WELCOME = regex.compile(r"Welcome to Amp|Space to continue|ctrl\+o for commands")
 STATUS = r"[✓✗✔✘×⚠◌○●⠀-⣿]"
@@ -59,9 +62,24 @@ class AmpProfile(ChromeProfile):
     )
 
     def rows(self, frame: Frame) -> list[str]:
-        """Rows with the animated orb blanked: it redraws every frame and is
-        never conversation."""
-        return ["" if ORB.match(ln) else ln for ln in frame.lines]
+        """Rows as the rules should see them: the animated orb and half-drawn
+        box borders blanked (they redraw every frame and are never
+        conversation), the scrollbar in the last column removed."""
+        edge = frame.columns - 1
+        out = []
+        for y, ln in enumerate(frame.lines):
+            cells = frame.cells[y] if frame.cells else None
+            last = cells[edge].data if cells is not None and len(cells) > edge else ln[edge:edge + 1]
+            if last in SCROLLBAR and ln.endswith(last):
+                ln = ln[:-1]
+            ln = OVERLAY.sub("", ln).rstrip()  # a menu drawn over the right side (e.g. after one Ctrl+C)
+            visible = ln.replace(" ", "")
+            orb = sum(1 for c in visible if c in ORB_GLYPHS)
+            if ORB.match(ln) or (visible and (visible.count("─") >= max(5, 0.4 * len(visible))
+                                              or orb >= max(4, 0.3 * len(visible)))):
+                ln = ""
+            out.append(ln)
+        return out
 
     def viewport(self, frame: Frame) -> tuple[int, int] | None:
         if any(WELCOME.search(ln) for ln in frame.lines):
@@ -97,7 +115,11 @@ class AmpProfile(ChromeProfile):
 
     def turns(self, labeled: list[Labeled]) -> list[Turn]:
         out: list[Turn] = []
-        for t in super().turns(labeled):
+        made = super().turns(labeled)
+        # A thread opens with a prompt; what is drawn before the first one is
+        # the welcome and onboarding screens, half torn down.
+        first = next((i for i, t in enumerate(made) if t.role == "user"), len(made))
+        for t in made[first:]:
             if t.role == "assistant" and out and out[-1].role == "assistant":
                 out[-1].text += "\n" + t.text
             else:

@@ -75,7 +75,9 @@ class Stitcher:
         if where is not None:
             s = min(s, max(0, where - n))
         window = doc[s:]
-        sm = SequenceMatcher(None, window, view, autojunk=False)
+        # Blank rows never anchor an alignment: each is made unique.
+        sm = SequenceMatcher(None, [ln if _distinct(ln) else f"\0a{i}" for i, ln in enumerate(window)],
+                             [ln if _distinct(ln) else f"\0b{j}" for j, ln in enumerate(view)], autojunk=False)
         blocks = [b for b in sm.get_matching_blocks()
                   if b.size and any(_distinct(view[j]) for j in range(b.b, b.b + b.size))]
         if not blocks:

@@ -1,0 +1,76 @@
+"""Chrome profiles on real recordings: the reviewed golden conversation, and
+behaviour against what was really typed and served (truth.json), with and
+without the recording's input events."""
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import RECORDINGS, strip_inputs
+from tests.golden import golden_view, replay
+
+AGENTS = ("claude-code", "codex", "opencode", "gemini", "amp")
+CASES = [c for a in AGENTS for c in sorted((RECORDINGS / a).glob("*/session.cast"))]
+WORD = re.compile(r"\w+")
+# What chrome looks like, whatever the agent: none of it may reach a turn.
+LEAKS = re.compile(r"(esc to (interrupt|cancel)|\? for shortcuts|ctrl\+[a-z] to |Press Ctrl-[CD] again|"
+                   r"^\s*[✻✶✳✢·]\s+\w+…|^\s*[⠀-⣿]\s|Type your message|Ask anything…|Ask Codex to do anything|"
+                   r"Agent powering down|codex resume|claude --resume|─{12,}|[╭╰]─)", re.M)
+
+
+def ids(p: Path) -> str:
+    return f"{p.parent.parent.name}/{p.parent.name}"
+
+
+@pytest.mark.parametrize("cast", CASES, ids=ids)
+def test_matches_reviewed_golden_conversation(cast):
+    expected = cast.parent / "expected.json"
+    assert expected.exists(), "no reviewed expected.json: run python -m tests.golden <agent> and review it"
+    agent = cast.parent.parent.name
+    assert golden_view(replay(cast, agent)) == json.loads(expected.read_text())
+
+
+def _words(text: str) -> list[str]:
+    return WORD.findall(text)
+
+
+def _truth(case: Path) -> list[tuple[str, list[str]]]:
+    """(prompt, assistant texts) per typed prompt."""
+    segs: list[tuple[str, list[str]]] = []
+    for t in json.loads((case / "truth.json").read_text())["turns"]:
+        if t["role"] == "user" and not t.get("kind"):
+            segs.append((t["text"], []))
+        elif t["role"] == "assistant" and segs:
+            segs[-1][1].append(t["text"])
+    return segs
+
+
+@pytest.mark.parametrize("screen_only", [False, True], ids=["with-input", "screen-only"])
+@pytest.mark.parametrize("cast", CASES, ids=ids)
+def test_prompts_exact_answers_recalled_no_chrome(cast, screen_only, tmp_path):
+    agent = cast.parent.parent.name
+    src = strip_inputs(cast, tmp_path / "s.cast") if screen_only else cast
+    conv = replay(src, agent)
+    users = [" ".join(t["text"].split()) for t in conv["turns"] if t["role"] == "user"]
+    truth = _truth(cast.parent)
+    typed = [" ".join(p.split()) for p, _ in truth]
+    missing = [p for p in typed if p not in users]
+    assert len(missing) <= len(typed) // 10, f"prompts not recovered: {missing}"
+    got_words = _words(" ".join(t["text"] for t in conv["turns"] if t["role"] == "assistant"))
+    want_words = _words(" ".join(a for _, answers in truth for a in answers))
+    sm = difflib.SequenceMatcher(None, want_words, got_words, autojunk=False)
+    common = sum(b.size for b in sm.get_matching_blocks())
+    if want_words:
+        # Amp draws a long answer only once it is complete, already scrolled to
+        # its end: the top of it is never on screen to recover.
+        floor = 0.3 if agent == "amp" else 0.9
+        assert common / len(want_words) >= floor
+    if got_words:
+        assert common / len(got_words) >= 0.9
+    for t in conv["turns"]:
+        if t["role"] in ("user", "assistant"):
+            assert not LEAKS.search(t["text"]), f"chrome in a {t['role']} turn: {t['text'][:200]!r}"
