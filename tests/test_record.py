@@ -209,3 +209,27 @@ def test_records_a_real_agent_cli(tmp_path):
     p.expect(pexpect.EOF, timeout=60)
     p.close()
     assert out.exists() and any(c == "o" for c, _ in events(out))
+
+
+def test_recording_is_archived_when_the_session_ends(tmp_path):
+    """No --no-archive: the recording lands in the archive as a screen capture."""
+    home = tmp_path / "home"
+    child = script(tmp_path, "chat.py", """
+        line = input("> ")
+        print("answer to " + line)
+    """)
+    env = dict(os.environ, CAPSULE_CAPTURE_HOME=str(home))
+    out = tmp_path / "rec.cast"
+    p = pexpect.spawn(CLI[0], [*CLI[1:], "record", "-o", str(out), "--", sys.executable, child],
+                      env=env, dimensions=(24, 80), timeout=30, encoding="utf-8")
+    p.expect("> ")
+    p.sendline("hello archive")
+    p.expect(pexpect.EOF)
+    p.close()
+    assert p.exitstatus == 0
+    rows = json.loads(cli("list", "--format", "json", env={"CAPSULE_CAPTURE_HOME": str(home)}).stdout)
+    assert len(rows) == 1 and rows[0]["turns"] >= 1
+    conv = json.loads(cli("show", rows[0]["id"], "--format", "json",
+                          env={"CAPSULE_CAPTURE_HOME": str(home)}).stdout)
+    assert conv["sources"][0]["vector"] == "screen"
+    assert "answer to hello archive" in " ".join(t["text"] for t in conv["turns"])
