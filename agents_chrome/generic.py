@@ -1,26 +1,79 @@
 """The fallback profile for agents we have no rules for.
 
-It strips what every TUI shares (spinners, borders, progress bars,
-interrupt hints, timers) and opens a user turn at the usual prompt markers;
-anything else on screen is taken as the assistant's answer. Crude, but far
-better than the raw screen.
+It knows no agent, only what terminal UIs share:
+- the input area sits at the bottom of a full-screen frame, fenced by a
+  horizontal rule or a box: frames are cut above the topmost rule of
+  their last dozen rows;
+- a scrollbar may occupy the last column;
+- spinners (braille, stars), box borders, progress bars, timers, key hints
+  (`esc to interrupt`, `ctrl+…`, `? for shortcuts`), token and context
+  counters are chrome;
+- a prompt opens at a prompt marker (`>`, `❯`, `›`, `✨`, `┃`, `$`), and
+  the prompt ends at its first blank row: unmarked text after it is the
+  answer, and a bullet (`●`, `•`, `✦`, `⏺`) opens another.
+Crude, but far better than the raw screen.
 """
 from __future__ import annotations
 
+import regex
+
 from agents_chrome.profile import ChromeProfile
 from agents_chrome.rules import COMMON_CHROME, LineRule
+from agents_chrome.turns import Turn
+from screen.frames import Frame
+
+RULE = regex.compile(r"^\s*[╭╰┌└]?[─━═▀▄]{8,}")
+SCROLLBAR = set("█▐▌▕▏▁▂▃▄▅▆▇│┃")
+DENSE = set("•●·:.")
 
 
 class GenericProfile(ChromeProfile):
     name = "generic"
+    prompt_ends_at_blank = True
     rules = (
         *COMMON_CHROME,
-        LineRule("star-spinner", "chrome", r"^\s*[✻✶✳✢·✽*◐◓◑◒⠋]\s+\w+…?\s*(\(.*\))?\s*$"),
-        LineRule("timer", "chrome", r"\(\d+(\.\d+)?s\b.*\)\s*$|\b\d+m?\s?\d+s\b.*tokens"),
+        LineRule("star-spinner", "chrome", r"^\s*[✻✶✳✢·✽*◐◓◑◒]\s+\w+(…|\.\.\.)"),
+        LineRule("timer", "chrome", r"\(\d+(\.\d+)?s\b.*\)\s*$|\b\d+(\.\d+)?k?\s+tokens\b|\bcontext\b.*\d+%"),
+        LineRule("key-hints", "chrome", r"(?i)(\? for shortcuts|ctrl[+-]\w+\b.*\b(to|for)\b|shift\+tab|"
+                                         r"\besc to\b|press .{1,12} again to exit|/help for)"),
         LineRule("box-side", "chrome", r"^\s*[│┃║]\s*$"),
-        LineRule("prompt", "user", r"^\s*(?:[>❯›✨┃]|\$)\s+(?P<body>\S.*)$"),
+        LineRule("box-edge", "chrome", r"^\s*[╭╰┌└╔╚].*[╮╯┐┘╗╝]\s*$"),
+        LineRule("block-art", "chrome", r"^[\s▀▄█▌▐▖▗▘▙▚▛▜▝▞▟⠀-⣿]{4,}\S*$"),
+        LineRule("prompt", "user", r"^\s{0,3}(?:[>❯›✨┃]|\$)\s+(?P<body>\S.*)$"),
         LineRule("answer-bullet", "assistant", r"^\s*[●•✦⏺]\s+(?P<body>.*)$"),
     )
+
+    def rows(self, frame: Frame) -> list[str]:
+        edge = frame.columns - 1
+        out = []
+        for y, ln in enumerate(frame.lines):
+            cells = frame.cells[y] if frame.cells else None
+            last = cells[edge].data if cells is not None and len(cells) > edge else ln[edge:edge + 1]
+            if frame.alternate and last in SCROLLBAR and ln.endswith(last) and len(ln.strip()) > 1:
+                ln = ln[:-1]
+            ln = ln.rstrip()
+            visible = ln.replace(" ", "")
+            if visible and sum(c in DENSE for c in visible) >= max(6, 0.6 * len(visible)):
+                ln = ""  # animations drawn with dots
+            out.append(ln)
+        return out
+
+    def viewport(self, frame: Frame) -> tuple[int, int] | None:
+        n = len(frame.lines)
+        lines = frame.lines
+        rules = [y for y in range(max(0, n - 12), n) if RULE.match(lines[y])]
+        return (0, rules[0] if rules else n)
+
+    main_viewport = viewport
+
+    def turns(self, labeled):  # type: ignore[no-untyped-def]
+        out: list[Turn] = []
+        for t in super().turns(labeled):
+            if t.role == "assistant" and out and out[-1].role == "assistant":
+                out[-1].text += "\n" + t.text
+            else:
+                out.append(t)
+        return out
 
 
 PROFILE = GenericProfile()
