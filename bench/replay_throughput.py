@@ -157,9 +157,12 @@ def big_memory(mb: int) -> str:
                     written += len(line)
                     if written >= mb * 1e6:
                         break
-        code = ("import resource,sys;sys.path.insert(0,%r);from screen.cast import CastReader;"
-                "from screen.frames import iter_frames;r=CastReader(%r);n=sum(1 for _ in iter_frames(r,styles=False));"
-                "print(n, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)") % (str(ROOT), str(path))
+        # VmHWM, not ru_maxrss: Linux carries ru_maxrss across exec, so a child
+        # would report this (large) process's peak.
+        code = ("import sys;sys.path.insert(0,%r);from screen.cast import CastReader;"
+                "from screen.frames import iter_frames;r=CastReader(%r);n=sum(1 for _ in iter_frames(r));"
+                "hwm=[l for l in open('/proc/self/status') if l.startswith('VmHWM')][0].split()[1];"
+                "print(n, hwm)") % (str(ROOT), str(path))
         t0 = time.perf_counter()
         p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
         dt = time.perf_counter() - t0
