@@ -25,6 +25,7 @@ import regex
 
 from agents_chrome.profile import ChromeProfile
 from agents_chrome.rules import Labeled, LineRule
+from agents_chrome.transcript import without_scrollbar
 from agents_chrome.turns import Turn
 from screen.frames import Frame
 
@@ -48,6 +49,7 @@ class AmpProfile(ChromeProfile):
     checked_versions = ("0.0.1790142911-g7618fb",)
     commands = ("amp",)
     screen_signatures = (r"Welcome to Amp", r"amp threads continue", r"ctrl\+o for commands")
+    join_answers = True
     rules = (
         LineRule("orb", "chrome", r"^\s*[•●:·.]{3,}[\s•●:·.]*(Welcome to Amp|ctrl\+o for commands.*)?$"),
         LineRule("welcome", "chrome", r"(Welcome to Amp|ctrl\+o for commands)"),
@@ -65,13 +67,8 @@ class AmpProfile(ChromeProfile):
         """Rows as the rules should see them: the animated orb and half-drawn
         box borders blanked (they redraw every frame and are never
         conversation), the scrollbar in the last column removed."""
-        edge = frame.columns - 1
         out = []
-        for y, ln in enumerate(frame.lines):
-            cells = frame.cells[y] if frame.cells else None
-            last = cells[edge].data if cells is not None and len(cells) > edge else ln[edge:edge + 1]
-            if last in SCROLLBAR and ln.endswith(last):
-                ln = ln[:-1]
+        for ln in without_scrollbar(frame, SCROLLBAR):
             ln = OVERLAY.sub("", ln).rstrip()  # a menu drawn over the right side (e.g. after one Ctrl+C)
             visible = ln.replace(" ", "")
             orb = sum(1 for c in visible if c in ORB_GLYPHS)
@@ -114,17 +111,11 @@ class AmpProfile(ChromeProfile):
         return Turn(kind, text)
 
     def turns(self, labeled: list[Labeled]) -> list[Turn]:
-        out: list[Turn] = []
         made = super().turns(labeled)
         # A thread opens with a prompt; what is drawn before the first one is
         # the welcome and onboarding screens, half torn down.
         first = next((i for i, t in enumerate(made) if t.role == "user"), len(made))
-        for t in made[first:]:
-            if t.role == "assistant" and out and out[-1].role == "assistant":
-                out[-1].text += "\n" + t.text
-            else:
-                out.append(t)
-        return out
+        return made[first:]
 
 
 PROFILE = AmpProfile()

@@ -28,7 +28,7 @@ import regex
 
 from agents_chrome.profile import ChromeProfile
 from agents_chrome.rules import COMMON_CHROME, Labeled, LineRule
-from agents_chrome.transcript import TLine, fold_reprints
+from agents_chrome.transcript import TLine, fold_reprints, without_scrollbar
 from agents_chrome.turns import Turn
 from screen.frames import Frame
 
@@ -84,10 +84,7 @@ class GeminiProfile(ChromeProfile):
     def rows(self, frame: Frame) -> list[str]:
         """Rows without the scrollbar the alternate-screen renderer draws at the
         right edge."""
-        if not frame.alternate:
-            return frame.lines
-        edge = frame.columns - 1
-        return [ln[:edge].rstrip() if len(ln) > edge and ln[edge] in SCROLLBAR else ln for ln in frame.lines]
+        return without_scrollbar(frame, SCROLLBAR) if frame.alternate else frame.lines
 
     def transcript(self, frames: Iterable[Frame]) -> list[TLine]:
         return fold_reprints(super().transcript(frames), LOGO)

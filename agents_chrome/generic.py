@@ -19,7 +19,7 @@ import regex
 
 from agents_chrome.profile import ChromeProfile
 from agents_chrome.rules import COMMON_CHROME, LineRule
-from agents_chrome.turns import Turn
+from agents_chrome.transcript import without_scrollbar
 from screen.frames import Frame
 
 RULE = regex.compile(r"^\s*[╭╰┌└]?[─━═▀▄]{8,}")
@@ -30,6 +30,7 @@ DENSE = set("•●·:.")
 class GenericProfile(ChromeProfile):
     name = "generic"
     prompt_ends_at_blank = True
+    join_answers = True
     rules = (
         *COMMON_CHROME,
         LineRule("star-spinner", "chrome", r"^\s*[✻✶✳✢·✽*◐◓◑◒]\s+\w+(…|\.\.\.)"),
@@ -44,14 +45,8 @@ class GenericProfile(ChromeProfile):
     )
 
     def rows(self, frame: Frame) -> list[str]:
-        edge = frame.columns - 1
         out = []
-        for y, ln in enumerate(frame.lines):
-            cells = frame.cells[y] if frame.cells else None
-            last = cells[edge].data if cells is not None and len(cells) > edge else ln[edge:edge + 1]
-            if frame.alternate and last in SCROLLBAR and ln.endswith(last) and len(ln.strip()) > 1:
-                ln = ln[:-1]
-            ln = ln.rstrip()
+        for ln in (without_scrollbar(frame, SCROLLBAR) if frame.alternate else frame.lines):
             visible = ln.replace(" ", "")
             if visible and sum(c in DENSE for c in visible) >= max(6, 0.6 * len(visible)):
                 ln = ""  # animations drawn with dots
@@ -66,14 +61,6 @@ class GenericProfile(ChromeProfile):
 
     main_viewport = viewport
 
-    def turns(self, labeled):  # type: ignore[no-untyped-def]
-        out: list[Turn] = []
-        for t in super().turns(labeled):
-            if t.role == "assistant" and out and out[-1].role == "assistant":
-                out[-1].text += "\n" + t.text
-            else:
-                out.append(t)
-        return out
 
 
 PROFILE = GenericProfile()

@@ -105,6 +105,7 @@ class OpenCodeProfile(ChromeProfile):
     checked_versions = ("1.18.33",)
     commands = ("opencode",)
     screen_signatures = (r"opencode -s ses_", r"OpenCode \d+\.\d+", r"ctrl\+p commands")
+    join_answers = True
     rules = (
         LineRule("logo", "chrome", r"^\s*[█▀▄▐▌ ]{3,}$"),
         LineRule("logo-letters", "chrome", r"^\s*(█[▀▄ █]*){3,}\s*$"),
@@ -208,14 +209,6 @@ class OpenCodeProfile(ChromeProfile):
             return Turn("assistant", text)
         return Turn(kind, text)
 
-    def turns(self, labeled: list[Labeled]) -> list[Turn]:
-        out: list[Turn] = []
-        for t in super().turns(labeled):
-            if t.role == "assistant" and out and out[-1].role == "assistant":
-                out[-1].text += "\n" + t.text
-            else:
-                out.append(t)
-        return out
 
 
 PROFILE = OpenCodeProfile()

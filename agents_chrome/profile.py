@@ -29,6 +29,9 @@ class ChromeProfile:
     #: a prompt ends at its first blank row; text after it with no marker is
     #: the answer whose marker row scrolled away (or was never drawn)
     prompt_ends_at_blank: ClassVar[bool] = False
+    #: answers drawn without a marker come out one block per row: join
+    #: consecutive answer turns back into one
+    join_answers: ClassVar[bool] = False
 
     # -- steps --------------------------------------------------------------
     def viewport(self, frame: Frame) -> tuple[int, int] | None:
@@ -76,7 +79,16 @@ class ChromeProfile:
         return Turn(kind, text)
 
     def turns(self, labeled: list[Labeled]) -> list[Turn]:
-        return segment(labeled, self.make_turn)
+        made = segment(labeled, self.make_turn)
+        if not self.join_answers:
+            return made
+        out: list[Turn] = []
+        for t in made:
+            if t.role == "assistant" and out and out[-1].role == "assistant":
+                out[-1].text += "\n" + t.text
+            else:
+                out.append(t)
+        return out
 
     def reconstruct(self, frames: Iterable[Frame], header: CastHeader | None = None
                     ) -> tuple[list[Turn], list[Labeled]]:

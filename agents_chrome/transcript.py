@@ -39,6 +39,23 @@ def frame_text(frame: Frame) -> list[str]:
     return frame.lines
 
 
+def without_scrollbar(frame: Frame, glyphs: set[str] | frozenset[str]) -> list[str]:
+    """The frame's rows with a scrollbar glyph in the last column removed.
+
+    Read from the cell grid: with wide characters on a row, the text's last
+    character is not necessarily in the last column.
+    """
+    edge = frame.columns - 1
+    out = []
+    for y, ln in enumerate(frame.lines):
+        cells = frame.cells[y] if frame.cells else None
+        last = cells[edge].data if cells is not None and len(cells) > edge else ln[edge:edge + 1]
+        if last in glyphs and ln.endswith(last):
+            ln = ln[:-1]
+        out.append(ln.rstrip())
+    return out
+
+
 def build_transcript(frames: Iterable[Frame], viewport: Viewport = whole_screen,
                      main_viewport: Viewport | None = None,
                      rows: Callable[[Frame], list[str]] = frame_text) -> list[TLine]:
