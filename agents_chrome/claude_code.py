@@ -66,6 +66,7 @@ class ClaudeCodeProfile(ChromeProfile):
         LineRule("permission-option", "chrome", r"^\s*(│\s*)?(❯\s*)?\d\.\s+(Yes|No)\b"),
         LineRule("permission-esc", "chrome", r"Esc to cancel|Tab to amend"),
         LineRule("interrupted", "chrome", r"^\s*⎿\s+Interrupted\b"),
+        LineRule("slash-menu", "chrome", r"^\s+(❯\s+)?/[\w:-]+\s{3,}\S"),
         LineRule("slash-command", "system", r"^❯\s+(?P<body>/[\w:-]+.*)$"),
         LineRule("empty-prompt", "chrome", r"^❯\s*$"),
         LineRule("prompt", "user", r"^❯\s(?P<body>.*)$"),

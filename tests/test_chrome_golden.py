@@ -19,7 +19,8 @@ WORD = re.compile(r"\w+")
 # What chrome looks like, whatever the agent: none of it may reach a turn.
 LEAKS = re.compile(r"(esc to (interrupt|cancel)|\? for shortcuts|ctrl\+[a-z] to |Press Ctrl-[CD] again|"
                    r"^\s*[✻✶✳✢·]\s+\w+…|^\s*[⠀-⣿]\s|Type your message|Ask anything…|Ask Codex to do anything|"
-                   r"Agent powering down|codex resume|claude --resume|─{12,}|[╭╰]─)", re.M)
+                   r"Agent powering down|codex resume|claude --resume|^\s*─{12,}\s*$|^\s*[╭╰]─|"
+                   r"^\s*❯?\s*/[\w:-]+\s{3,}\S)", re.M)
 
 
 def ids(p: Path) -> str:
