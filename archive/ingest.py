@@ -1,17 +1,29 @@
 """Getting conversations into the archive: `sync` (native files) and
-`import_cast` (a recording's screen capture), both merging structured-first."""
+`import_cast` (a recording's screen capture), both merging structured-first.
+
+Sync is idempotent: each source's size, mtime and the offset read so far
+are kept, an unchanged source is passed over, and a re-read source adds
+only the turns whose keys the archive lacks (turns already archived stay,
+even when the file was cut or deleted since). Writes go in batches, one
+LMDB transaction each, so that many small sessions sync fast and other
+processes get the write lock between batches.
+"""
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable
+
+import msgspec
 
 from archive import merge as merging
-from archive.providers import all_providers, provider
-from archive.providers.base import Provider
+from archive.discovery import Found, discover, fingerprint, unreadable
 from archive.record import Conversation, Source, Turn
 from archive.store import Store
+
+BATCH_CONVERSATIONS = 256
+BATCH_TURNS = 20000
 
 
 @dataclass
@@ -22,112 +34,146 @@ class SyncStats:
     updated: int = 0
     turns_added: int = 0
     skipped_lines: int = 0
+    skipped_files: int = 0
     problems: list[str] = field(default_factory=list)
     conversations_read: int = 0
 
-
-def fingerprint(path: Path) -> tuple[int, float]:
-    """(size, mtime) of a file, or summed over a directory store."""
-    if path.is_file():
-        st = path.stat()
-        return st.st_size, st.st_mtime
-    size, mtime = 0, 0.0
-    for root, _dirs, files in os.walk(path):
-        for f in files:
-            try:
-                st = os.stat(os.path.join(root, f))
-            except OSError:
-                continue
-            size += st.st_size
-            mtime = max(mtime, st.st_mtime)
-    return size, mtime
+    def problem(self, text: str) -> None:
+        if text not in self.problems:
+            self.problems.append(text)
 
 
-def discover(home: Path, agent: str | None = None) -> list[tuple[Provider, Path]]:
-    provs = [provider(agent)] if agent else all_providers()
-    found = []
-    for p in provs:
-        try:
-            found.extend((p, path) for path in p.discover(home))
-        except OSError:
-            continue
-    return found
+def _native_union(parsed: Conversation, old: Conversation) -> list[Turn]:
+    """The parsed turns; when the source lost turns the archive has (cut,
+    rotated), the archived native turns first and the parsed new ones after."""
+    have = {t.key for t in parsed.turns}
+    old_native = [t for t in old.turns if t.vector != "screen"]
+    if all(t.key in have for t in old_native):
+        return list(parsed.turns)
+    known = {t.key for t in old_native}
+    return old_native + [t for t in parsed.turns if t.key not in known]
 
 
-def upsert_native(store: Store, conv: Conversation) -> tuple[bool, int]:
-    """Put a native conversation, keeping the screen turns already merged into
-    it and absorbing a matching screen-only capture. Returns (new, turns added)."""
-    def txn_fn(txn):  # type: ignore[no-untyped-def]
-        old = store.get_in(txn, conv.id)
-        screen_turns: list[Turn] = []
-        screen_sources: list[Source] = []
-        if old is not None:
-            screen_turns = [t for t in old.turns if t.vector == "screen"]
-            screen_sources = [s for s in old.sources if s.vector == "screen"]
-        else:
-            for other in _candidates(store, txn, conv.agent, native=False):
-                if merging.match_score(conv, other) > 0:
-                    screen_turns += other.turns
-                    screen_sources += other.sources
-                    store.delete(txn, other)
-        merged = merging.merge(conv, screen_turns, screen_sources) if screen_turns else conv
-        store.put(txn, merged, old)
-        return old is None, len(merged.turns) - (len(old.turns) if old else 0)
-    return store.write(txn_fn)
+def upsert_native_in(store: Store, txn, conv: Conversation) -> tuple[bool, int]:  # type: ignore[no-untyped-def]
+    """Put a native conversation inside `txn`, keeping the screen turns already
+    merged into it and absorbing a matching screen-only capture.
+    Returns (new, turns added)."""
+    old = store.get_in(txn, conv.id)
+    screen_turns: list[Turn] = []
+    screen_sources: list[Source] = []
+    if old is not None:
+        screen_turns = [t for t in old.turns if t.vector == "screen"]
+        screen_sources = [s for s in old.sources if s.vector == "screen"]
+        native = msgspec.structs.replace(
+            conv, turns=_native_union(conv, old),
+            sources=_union_sources([s for s in old.sources if s.vector != "screen"], conv.sources),
+            title=conv.title or old.title, workspace=conv.workspace or old.workspace,
+            started_at=min(filter(None, [conv.started_at, old.started_at]), default=None),
+            ended_at=max(filter(None, [conv.ended_at, old.ended_at]), default=None))
+    else:
+        native = conv
+        for sid in store.screen_ids(txn, conv.agent):
+            other = store.get_in(txn, sid)
+            if other is not None and merging.match_score(conv, other) > 0:
+                screen_turns += other.turns
+                screen_sources += other.sources
+                native = _fill(native, other)
+                store.delete(txn, other)
+    merged = merging.merge(native, screen_turns, screen_sources) if screen_turns else native
+    before = {t.key for t in old.turns} if old else set()
+    added = sum(1 for t in merged.turns if t.key not in before or not t.key)
+    if old is not None and added == 0 and len(merged.turns) == len(old.turns) and _same(old, merged):
+        return False, 0
+    store.put(txn, merged, old)
+    return old is None, added
 
 
-def _candidates(store: Store, txn, agent: str, native: bool) -> Iterable[Conversation]:  # type: ignore[no-untyped-def]
-    cur = txn.cursor(db=store.by_agent)
-    prefix = agent.encode() + b"\0"
-    ids = []
-    if cur.set_range(prefix):
-        for key in cur.iternext(values=False):
-            if not key.startswith(prefix):
-                break
-            ids.append(key.rsplit(b"\0", 1)[1].decode())
-    for cid in ids:
-        c = store.get_in(txn, cid)
-        if c is not None and (c.native_id is not None) == native:
-            yield c
+def _fill(conv: Conversation, screen: Conversation) -> Conversation:
+    """What the native record lacks (times, workspace, title), from the screen capture."""
+    return msgspec.structs.replace(conv, started_at=conv.started_at or screen.started_at,
+                                   ended_at=conv.ended_at or screen.ended_at,
+                                   workspace=conv.workspace or screen.workspace, title=conv.title or screen.title)
+
+
+def _same(a: Conversation, b: Conversation) -> bool:
+    return [(t.key, t.text) for t in a.turns] == [(t.key, t.text) for t in b.turns] and a.title == b.title
+
+
+def _union_sources(a: list[Source], b: list[Source]) -> list[Source]:
+    seen = {s.path for s in a}
+    return list(a) + [s for s in b if s.path not in seen]
 
 
 def sync(home: Path, agent: str | None = None, store: Store | None = None,
-         progress: Callable[[int, int], None] | None = None) -> SyncStats:
+         progress: Callable[[int, int], None] | None = None, found: list[Found] | None = None) -> SyncStats:
     stats = SyncStats()
+    home = Path(home).absolute()
     own = store is None
     store = store or Store()
+    pending: list[tuple[str, tuple[int, float], list[Conversation]]] = []
+
+    def flush() -> None:
+        if not pending:
+            return
+
+        def txn_fn(txn):  # type: ignore[no-untyped-def]
+            out = []
+            for key, fp, convs in pending:
+                for conv in convs:
+                    out.append(upsert_native_in(store, txn, conv))
+                store.set_source_state(txn, key, fp[0], fp[1], fp[0])
+            return out
+
+        for new, added in store.write(txn_fn):
+            if new:
+                stats.new += 1
+            elif added:
+                stats.updated += 1
+            stats.turns_added += added
+        pending.clear()
+
     try:
-        found = discover(home, agent)
-        for i, (prov, path) in enumerate(found):
+        problems: list[str] = []
+        found = found if found is not None else discover(home, agent, problems)
+        for p in problems + unreadable(home):
+            stats.problem(p)
+        n_convs = n_turns = 0
+        with store.env.begin() as txn:
+            states = {str(f.path.absolute()): store.source_state(txn, str(f.path.absolute())) for f in found}
+        for i, f in enumerate(found):
             stats.files += 1
             if progress:
                 progress(i, len(found))
+            key = str(f.path.absolute())
             try:
-                fp = fingerprint(path)
+                fp = fingerprint(f.path)
             except OSError as e:
-                stats.problems.append(f"{path}: unreadable ({e.strerror})")
+                stats.skipped_files += 1
+                stats.problem(f"{f.path}: unreadable ({e.strerror})")
                 continue
-            key = str(path.resolve())
-            with store.env.begin() as txn:
-                if store.source_state(txn, key) == (fp[0], fp[1]):
-                    stats.unchanged += 1
-                    continue
+            st = states.get(key)
+            if st is not None and (st[0], st[1]) == fp:
+                stats.unchanged += 1
+                continue
             try:
-                result = prov.parse(path)
-            except (OSError, UnicodeDecodeError) as e:
-                stats.problems.append(f"{path}: unreadable ({e})")
+                result = f.provider.parse(f.path)
+            except (OSError, UnicodeDecodeError, ValueError) as e:
+                stats.skipped_files += 1
+                stats.problem(f"{f.path}: unreadable ({e})")
                 continue
             stats.skipped_lines += result.skipped
-            stats.problems += result.problems
-            for conv in result.conversations:
-                stats.conversations_read += 1
-                new, added = upsert_native(store, conv)
-                if new:
-                    stats.new += 1
-                elif added:
-                    stats.updated += 1
-                stats.turns_added += max(0, added)
-            store.write(lambda txn: store.set_source_state(txn, key, fp[0], fp[1]))
+            for p in result.problems:
+                stats.problem(p)
+            stats.conversations_read += len(result.conversations)
+            pending.append((key, fp, result.conversations))
+            n_convs += len(result.conversations)
+            n_turns += sum(len(c.turns) for c in result.conversations)
+            if n_convs >= BATCH_CONVERSATIONS or n_turns >= BATCH_TURNS:
+                flush()
+                n_convs = n_turns = 0
+        flush()
+        if progress:
+            progress(len(found), len(found))
     finally:
         if own:
             store.close()
@@ -148,30 +194,42 @@ def screen_conversation(path: str, agent: str | None = None) -> Conversation:
 
 
 def import_cast(path: str, agent: str | None = None, store: Store | None = None) -> str:
-    """Archive a recording's screen capture; returns the conversation id it landed in."""
+    """Archive a recording's screen capture; returns the conversation id it landed in
+    (a native conversation's when it matches one)."""
     screen = screen_conversation(path, agent)
     own = store is None
     store = store or Store()
     try:
-        def txn_fn(txn):  # type: ignore[no-untyped-def]
-            best, score = None, 0
-            for native in _candidates(store, txn, screen.agent, native=True):
-                s = merging.match_score(native, screen)
-                if s > score:
-                    best, score = native, s
-            if best is not None:
-                kept = [t for t in best.turns if t.vector != "screen"]
-                merged = merging.merge(Conversation(**{**_fields(best), "turns": kept}), screen.turns, screen.sources)
-                store.put(txn, merged, best)
-                return merged.id
-            old = store.get_in(txn, screen.id)
-            store.put(txn, screen, old)
-            return screen.id
-        return store.write(txn_fn)
+        return store.write(_import_in, store, screen)
     finally:
         if own:
             store.close()
 
 
-def _fields(conv: Conversation) -> dict:
-    return {f: getattr(conv, f) for f in conv.__struct_fields__}
+def _import_in(txn, store: Store, screen: Conversation) -> str:  # type: ignore[no-untyped-def]
+    lo = hi = None
+    t0, t1 = merging._when(screen.started_at), merging._when(screen.ended_at or screen.started_at)
+    if t0 and t1:  # only natives that started near the recording (ISO strings sort by time)
+        lo = (t0 - merging.WINDOW - timedelta(days=1)).isoformat()[:10]
+        hi = (t1 + merging.WINDOW + timedelta(days=1)).isoformat()[:10] + "\xff"
+    best, score = None, 0
+    for cid in store.agent_ids_between(txn, screen.agent, lo, hi):
+        native = store.get_in(txn, cid, raw=False)
+        if native is None or native.native_id is None:
+            continue
+        s = merging.match_score(native, screen)
+        if s > score:
+            best, score = native, s
+    if best is not None:
+        best = store.get_in(txn, best.id)
+        kept = [t for t in best.turns if t.vector != "screen"]
+        others = [s for s in best.sources if s.vector == "screen" and s.path not in {x.path for x in screen.sources}]
+        merged = merging.merge(msgspec.structs.replace(best, turns=kept, sources=[s for s in best.sources
+                                                                                   if s.vector != "screen"] + others),
+                               screen.turns, screen.sources)
+        merged = _fill(merged, screen)
+        store.put(txn, merged, best)
+        return merged.id
+    old = store.get_in(txn, screen.id)
+    store.put(txn, screen, old)
+    return screen.id

@@ -1,16 +1,28 @@
-"""Keyword search over the archive: postings from the LMDB term index,
-all terms required when possible (any term otherwise), ranked by how often
-the terms occur, newest first on ties, with a highlighted snippet."""
+"""Keyword search over the archive.
+
+The term index holds, per term, (document number, term frequency)
+postings. A query's terms are looked up rarest first; conversations that
+hold every term are ranked by a BM25-style score (rare terms weigh more,
+repeated ones saturate), newest first on ties; when no conversation holds
+them all, those holding most of them are ranked instead. Only the top
+hits are decoded, for their highlighted snippet.
+
+Very common terms are read newest first up to `POSTINGS_CAP` postings
+each, which bounds a query's work at any archive size: a term found in
+more conversations than that ranks among the newest of them.
+"""
 from __future__ import annotations
 
+import heapq
+import math
 from dataclasses import dataclass
 
 import regex
 
 from archive.record import Conversation
-from archive.store import Store, terms_of
+from archive.store import POSTING, Store, terms_of
 
-MAX_RANKED = 200  # candidates loaded for ranking
+POSTINGS_CAP = 20000
 
 
 @dataclass
@@ -22,37 +34,83 @@ class Hit:
     role: str
 
 
+def _postings(cur, term: bytes, cap: int) -> dict[int, int]:  # type: ignore[no-untyped-def]
+    """docno -> tf for `term`, newest (highest docno) first, at most `cap`."""
+    if not cur.set_key(term):
+        return {}
+    n = cur.count()
+    if n <= cap:
+        vals = b"".join(cur.iternext_dup())
+    else:
+        cur.last_dup()
+        vals = []
+        for i, v in enumerate(cur.iterprev_dup()):
+            if i >= cap:
+                break
+            vals.append(v)
+        vals = b"".join(vals)
+    return dict(POSTING.iter_unpack(vals))
+
+
 def search(store: Store, query: str, limit: int = 20) -> list[Hit]:
     words = sorted(terms_of(query))
     if not words:
         return []
     with store.env.begin() as txn:
-        lists = sorted((store.postings(txn, w) for w in words), key=len)
-        ids = set.intersection(*lists) if lists and all(lists) else set()
-        matched_all = bool(ids)
-        if not ids:
-            counts: dict[bytes, int] = {}
-            for ps in lists:
-                for cid in ps:
-                    counts[cid] = counts.get(cid, 0) + 1
-            ids = set(sorted(counts, key=lambda c: -counts[c])[:MAX_RANKED])
-        convs = [c for c in (store.get_in(txn, cid.decode()) for cid in list(ids)[:MAX_RANKED * 5]) if c]
+        total = max(1, txn.stat(store.conv)["entries"])
+        cur = txn.cursor(db=store.terms)
+        dfs = {}
+        for w in words:
+            dfs[w] = cur.count() if cur.set_key(w.encode()) else 0
+        present = sorted((w for w in words if dfs[w]), key=lambda w: dfs[w])
+        if not present:
+            return []
+        idf = {w: math.log(1 + (total - dfs[w] + 0.5) / (dfs[w] + 0.5)) for w in present}
+        lists = [(w, _postings(cur, w.encode(), POSTINGS_CAP)) for w in present]
+        first = lists[0][1]
+        both = set(first)
+        for _, ps in lists[1:]:
+            both &= ps.keys()
+            if not both:
+                break
+        if both and len(present) == len(words):
+            cands = both
+            bonus = 1000.0
+        else:  # no conversation has every term: rank those with most of them
+            cands = set()
+            for _, ps in lists:
+                cands |= ps.keys()
+            bonus = 0.0
+        scored = []
+        for d in cands:
+            s = 0.0
+            matched = 0
+            for w, ps in lists:
+                tf = ps.get(d)
+                if tf:
+                    matched += 1
+                    s += idf[w] * tf * 2.2 / (tf + 1.2)
+            scored.append((s + bonus * (matched == len(words)) + 100.0 * matched, d))
+        top = heapq.nlargest(limit, scored)
+        convs = []
+        for s, d in top:
+            cid = txn.get(POSTING.pack(d, 0)[:4], db=store.docs)
+            c = store.get_in(txn, cid.decode(), raw=False) if cid else None
+            if c is not None:
+                convs.append((s, c))
     rx = regex.compile(r"\b(" + "|".join(regex.escape(w) for w in words) + r")\w*", regex.I)
     hits = []
-    for c in convs:
-        best_i, best_n, total = 0, -1, 0
+    for s, c in convs:
+        best_i, best_n = 0, -1
         for i, t in enumerate(c.turns):
             n = len(rx.findall(t.text))
-            total += n
             if n > best_n:
                 best_i, best_n = i, n
-        if total == 0 and not rx.search(c.title or ""):
-            continue
         turn = c.turns[best_i] if c.turns else None
-        hits.append(Hit(c, total + (100 if matched_all else 0), snippet(turn.text if turn else c.title or "", rx),
-                        best_i, turn.role if turn else ""))
-    hits.sort(key=lambda h: (-h.score, -(_ts(h.conv))))
-    return hits[:limit]
+        text = turn.text if turn is not None and best_n > 0 else (c.title or (turn.text if turn else ""))
+        hits.append(Hit(c, s, snippet(text, rx), best_i, turn.role if turn else ""))
+    hits.sort(key=lambda h: (-h.score, -_ts(h.conv)))
+    return hits
 
 
 def _ts(c: Conversation) -> float:

@@ -92,6 +92,7 @@ def test_malformed_inputs_are_skipped_counted_and_named(tmp_path):
     (proj / "binary.jsonl").write_bytes(bytes(range(256)) * 4)
     (proj / "empty.jsonl").write_bytes(b"")
     (proj / "gone.jsonl").symlink_to(tmp_path / "does-not-exist")  # unreadable
+    (proj.parent / "loop").symlink_to(proj.parent / "loop")  # a folder nobody can list, root included
     oc = copy_native(OPENCODE, tmp_path / "oc")
     db = oc / ".local" / "share" / "opencode" / "opencode.db"
     data = db.read_bytes()
@@ -110,6 +111,10 @@ def test_malformed_inputs_are_skipped_counted_and_named(tmp_path):
     assert first["skipped_lines"] >= 2
     problems = " ".join(first["problems"])
     assert "broken.jsonl" in problems and "gone.jsonl" in problems and "opencode.db" in problems
+    assert "binary.jsonl" in problems and "loop" in problems
+    # the broken copy holds the same session: its good lines land in the same conversation
+    conv = show_json({"CAPSULE_CAPTURE_HOME": str(tmp_path / "fresh")})
+    assert [t["text"] for t in conv["turns"] if t["role"] == "user"] == truth_users(CLAUDE)
 
 
 def test_nothing_readable_is_an_error(tmp_path):
@@ -171,3 +176,27 @@ def test_eight_concurrent_writers_lose_nothing(tmp_path):
     sequential = {r["id"]: r["turns"] for r in json.loads(cli("list", "--format", "json", env=seq_env).stdout)}
     assert concurrent == sequential
     assert len(concurrent) >= len(homes)
+
+
+def test_archive_is_a_copy_and_list_filters_by_date(tmp_path):
+    env = home_env(tmp_path)
+    home = copy_native(GEMINI, tmp_path / "home")
+    assert cli("sync", "--home", str(home), env=env).returncode == 0
+    shutil.copytree(CODEX / "native", tmp_path / "codex")
+    assert cli("sync", "--home", str(tmp_path / "codex"), env=env).returncode == 0
+    shutil.rmtree(home)  # the agent's files are gone: the archive keeps its copy
+    assert cli("sync", "--home", str(tmp_path), env=env).returncode == 0
+    rows = json.loads(cli("list", "--format", "json", env=env).stdout)
+    assert {r["agent"] for r in rows} == {"gemini", "codex"}
+    gem = next(r for r in rows if r["agent"] == "gemini")
+    conv = show_json(env, gem["id"])
+    assert [t["text"] for t in conv["turns"] if t["role"] == "user"] == truth_users(GEMINI)
+    raw = json.loads(cli("show", gem["id"], "--format", "json", "--raw", env=env).stdout)
+    assert all("raw" in t for t in raw["turns"] if t["role"] == "user") and "raw" not in conv["turns"][0]
+    day = gem["started_at"][:10]
+    since = json.loads(cli("list", "--since", day, "--format", "json", env=env).stdout)
+    assert gem["id"] in [r["id"] for r in since]
+    until = json.loads(cli("list", "--until", "2000-01-01", "--format", "json", env=env).stdout)
+    assert until == []
+    ws = json.loads(cli("list", "--workspace", gem["workspace"], "--format", "json", env=env).stdout)
+    assert [r["id"] for r in ws] == [gem["id"]]

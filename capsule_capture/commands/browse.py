@@ -55,18 +55,10 @@ def _resolve(store, ident: str) -> str:  # type: ignore[no-untyped-def]
 
 
 def run_list(args: argparse.Namespace) -> int:
-    from archive.record import summary
     with _store() as store:
         rows = []
-        for cid in store.iter_ids(args.agent, args.workspace):
-            c = store.get(cid)
-            if c is None:
-                continue
-            if args.since and (c.started_at or "") < args.since:
-                continue
-            if args.until and (c.started_at or "") >= args.until:
-                continue
-            rows.append(summary(c))
+        for r in store.iter_rows(args.agent, args.workspace, args.since, args.until):
+            rows.append(r)
             if args.limit and len(rows) >= args.limit:
                 break
     if args.format == "json":
@@ -89,12 +81,15 @@ def run_show(args: argparse.Namespace) -> int:
     from capsule_capture.render import conversation_markdown, print_conversation
     with _store() as store:
         if args.latest or not args.id:
-            cid = next(store.iter_ids(), None)
+            cid = next(store.iter_ids(), None) if args.latest or store.count() == 1 else None
+            if cid is None and not args.latest and store.count() > 1:
+                raise UserError("several conversations are archived: give an id (see capsule-capture list) "
+                                "or --latest")
             if cid is None:
                 raise UserError("the archive is empty (run capsule-capture sync or import first)")
         else:
             cid = _resolve(store, args.id)
-        conv = store.get(cid)
+        conv = store.get(cid, raw=args.raw)
     assert conv is not None
     data = to_json(conv, raw=args.raw)
     if args.format == "json":
@@ -112,7 +107,7 @@ def run_search(args: argparse.Namespace) -> int:
         hits = search(store, args.query, args.limit)
     if args.format == "json":
         print(json.dumps([{"id": h.conv.id, "agent": h.conv.agent, "title": h.conv.title,
-                           "started_at": h.conv.started_at, "score": h.score, "turn": h.turn_index,
+                           "started_at": h.conv.started_at, "score": round(h.score, 3), "turn": h.turn_index,
                            "role": h.role, "snippet": h.snippet.replace("[[", "").replace("]]", "")}
                           for h in hits], ensure_ascii=False, indent=1))
         return 0
@@ -147,7 +142,7 @@ def run_export(args: argparse.Namespace) -> int:
         else:
             raise UserError("give a conversation id or --all")
         for cid in ids:
-            conv = store.get(cid)
+            conv = store.get(cid, raw=False)
             if conv is None:
                 continue
             data = to_json(conv)

@@ -21,7 +21,8 @@ def run(args: argparse.Namespace) -> int:
     import json
 
     from agents_chrome.registry import canonical
-    from archive.ingest import discover, sync
+    from archive.discovery import discover
+    from archive.ingest import sync
     from archive.store import Store
     home = Path(args.home).expanduser()
     if not home.is_dir():
@@ -31,7 +32,8 @@ def run(args: argparse.Namespace) -> int:
         agent = canonical(args.agent)
         if agent is None or agent == "generic":
             raise UserError(f"unknown agent {args.agent!r}")
-    total = len(discover(home, agent))
+    found = discover(home, agent)
+    total = len(found)
     progress = None
     bar = None
     if total > 20 and sys.stderr.isatty() and args.format == "rich":
@@ -42,17 +44,21 @@ def run(args: argparse.Namespace) -> int:
         progress = lambda i, n: bar.update(task, completed=i)  # noqa: E731
     try:
         with Store() as store:
-            stats = sync(home, agent, store, progress)
+            stats = sync(home, agent, store, progress, found)
     finally:
         if bar:
             bar.stop()
     if args.format == "json":
         print(json.dumps(stats.__dict__, ensure_ascii=False))
     else:
-        print(f"{stats.files} files ({stats.unchanged} unchanged): {stats.new} new, {stats.updated} updated "
-              f"conversations, {stats.turns_added} turns added, {stats.skipped_lines} malformed lines skipped")
+        print(f"{stats.files} files ({stats.unchanged} unchanged, {stats.skipped_files} unreadable): "
+              f"{stats.new} new, {stats.updated} updated conversations, {stats.turns_added} turns added, "
+              f"{stats.skipped_lines} malformed lines skipped")
         for p in stats.problems[:20]:
             print(f"  skipped: {p}", file=sys.stderr)
-    if stats.files and not stats.conversations_read and not stats.unchanged and stats.problems:
-        return 1  # files were there but nothing could be read
+        if len(stats.problems) > 20:
+            print(f"  ... and {len(stats.problems) - 20} more", file=sys.stderr)
+    if (stats.files or stats.problems) and not stats.conversations_read and not stats.unchanged \
+            and stats.problems:
+        return 1  # stores were there but nothing could be read
     return 0
