@@ -53,6 +53,7 @@ class ClaudeCodeProfile(ChromeProfile):
         LineRule("logo-continued", "chrome", r"^\s*[▐▝▘▗▖▛▜▟▙▀▄█]{2}[▐▝▘▗▖▛▜▟▙▀▄█ ]*\s{2,}\S"),
         LineRule("status-star", "chrome", rf"^\s*{STAR}\s+\S+(…|\s+for\s+\d)"),
         LineRule("status-star-tokens", "chrome", rf"^\s*{STAR}\s+.*(\d+s\b|tokens|esc to interrupt)"),
+        LineRule("tool-summary", "tool_call", r"^\s{1,4}(?P<body>" + SUMMARY_PATTERN + r".*)$"),
         LineRule("expand-hint", "chrome", r"^\s*(⎿\s+)?…\s*\+\d+\s+lines?\b.*(ctrl\+\w|expand)"),
         LineRule("ctrl-hint", "chrome", r"\((ctrl|shift|alt)\+\w+ to [\w ]+\)\s*$"),
         LineRule("tip", "chrome", r"^\s*(⎿\s+)?(※\s*)?Tip:"),
@@ -72,7 +73,6 @@ class ClaudeCodeProfile(ChromeProfile):
         LineRule("prompt", "user", r"^❯\s(?P<body>.*)$"),
         LineRule("tool-call", "tool_call", r"^●\s+(?P<body>([A-Z][A-Za-z0-9_]*|mcp__\S+)\(.*)$"),
         LineRule("tool-output", "tool_result", r"^\s{0,4}⎿\s{1,3}(?P<body>.*)$"),
-        LineRule("tool-summary", "tool_call", r"^\s{1,4}(?P<body>" + SUMMARY_PATTERN + r".*)$"),
         LineRule("thinking", "thinking", rf"^\s*(∴|{STAR})\s+(?P<body>Thinking.*)$"),
         LineRule("answer", "assistant", r"^●\s(?P<body>.*)$"),
     )
@@ -98,6 +98,17 @@ class ClaudeCodeProfile(ChromeProfile):
         return fold_reprints(lines, LOGO)
 
     # -- turns ------------------------------------------------------------
+    def label(self, lines: list[TLine]) -> list[Labeled]:
+        labeled = super().label(lines)
+        # `⎿` under a slash command is that command's output, not a tool's.
+        prev = None
+        for lb in labeled:
+            if lb.kind == "tool_result" and prev == "system":
+                lb.kind = "cont"
+            if lb.kind not in ("blank", "chrome", "cont"):
+                prev = lb.kind
+        return labeled
+
     def make_turn(self, kind: str, text: str, members: list[Labeled]) -> Turn | list[Turn] | None:
         if kind == "tool_call":
             first = members[0]
