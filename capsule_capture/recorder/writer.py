@@ -16,7 +16,10 @@ import os
 import time
 from typing import Any, BinaryIO
 
+import msgspec
+
 FLUSH_INTERVAL = 0.05  # seconds
+_JSON = msgspec.json.Encoder()  # several times faster than json.dumps on escape-heavy terminal output
 MAX_PENDING = 1 << 20  # bytes queued before a flush regardless of time
 
 
@@ -56,6 +59,7 @@ class AsciicastWriter:
             self.flush()
 
     def _encode(self, batch: list[tuple[float, str, bytes | str]]) -> bytes:
+        encode = _JSON.encode
         lines = []
         for t, code, data in batch:
             if isinstance(data, bytes):
@@ -66,8 +70,8 @@ class AsciicastWriter:
                     continue
             else:
                 text = data
-            lines.append(json.dumps([round(t, 6), code, text], ensure_ascii=False))
-        return ("\n".join(lines) + "\n").encode("utf-8") if lines else b""
+            lines.append(encode((round(t, 6), code, text)))
+        return b"\n".join(lines) + b"\n" if lines else b""
 
     def flush(self) -> None:
         batch, self._pending = self._pending, []
