@@ -31,6 +31,7 @@ class ClaudeCodeProvider:
         turns: list[Turn] = []
         title = cwd = version = started = ended = None
         session = path.stem
+        names: dict[str, str] = {}  # tool_use id -> tool name, for the results
         for n, raw, d in iter_jsonl(path, res):
             kind = d.get("type")
             if kind in ("summary", "ai-title", "custom-title"):
@@ -62,6 +63,7 @@ class ClaudeCodeProvider:
                     if block.get("type") == "tool_result":
                         out = block.get("content")
                         turns.append(Turn("tool_result", text_of(out) if not isinstance(out, str) else out,
+                                          name=names.get(block.get("tool_use_id") or ""),
                                           is_error=bool(block.get("is_error")), ts=ts,
                                           key=turn_key(uid, i), raw=raw))
                     elif block.get("type") == "text" and not d.get("isMeta"):
@@ -75,11 +77,15 @@ class ClaudeCodeProvider:
                 if not isinstance(block, dict):
                     continue
                 t = block.get("type")
-                key = turn_key(msg.get("id") or uid, i, t)
+                # one message may be split over several lines (one block each, same message id):
+                # a block is known by its own id, else by its message, kind and text
+                key = turn_key(block.get("id") or "", msg.get("id") or uid, t,
+                               "" if block.get("id") else block.get("text") or block.get("thinking") or i)
                 if t == "text":
                     turns.append(Turn("assistant", block.get("text", ""), ts=ts, model=model, key=key, raw=raw))
                 elif t == "tool_use":
                     inp = block.get("input")
+                    names[block.get("id") or ""] = block.get("name") or ""
                     shown = inp.get("command") or inp.get("file_path") or inp.get("pattern") if isinstance(inp, dict) else None
                     turns.append(Turn("tool_call", shown or json.dumps(inp, ensure_ascii=False), name=block.get("name"),
                                       input=inp, ts=ts, model=model, key=key, raw=raw))

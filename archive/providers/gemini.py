@@ -9,11 +9,16 @@ order.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any, Iterator
 
 from archive.providers.base import ParseResult, iter_jsonl, text_of
 from archive.record import Conversation, Source, Turn, conversation_id, turn_key
+
+
+# the session context Gemini sends first names the workspace
+WORKSPACE = re.compile(r"Workspace Directories:\*\*\n\s*- (\S+)")
 
 
 class GeminiProvider:
@@ -42,6 +47,10 @@ class GeminiProvider:
             for n, raw, d in iter_jsonl(path, res):
                 if "$set" in d and isinstance(d["$set"], dict):
                     meta.update({k: v for k, v in d["$set"].items() if k != "messages"})
+                    for m in d["$set"].get("messages") or []:
+                        ws = WORKSPACE.search(text_of(m.get("content")) if isinstance(m, dict) else "")
+                        if ws:
+                            meta.setdefault("workspace", ws.group(1))
                 elif "type" in d and "id" in d:
                     messages[d["id"]] = (d, raw)
                 elif "sessionId" in d:
@@ -87,8 +96,8 @@ class GeminiProvider:
             return res
         sid = meta.get("sessionId") or path.stem
         res.conversations.append(Conversation(
-            id=conversation_id(self.name, sid), agent=self.name, native_id=sid, workspace=meta.get("projectHash"),
-            title=meta.get("summary"), started_at=meta.get("startTime"), ended_at=meta.get("lastUpdated"),
+            id=conversation_id(self.name, sid), agent=self.name, native_id=sid, workspace=meta.get("workspace") or meta.get("projectHash"),
+            title=meta.get("summary") or next((t.text[:80] for t in turns if t.role == "user"), None), started_at=meta.get("startTime"), ended_at=meta.get("lastUpdated"),
             sources=[Source("native", str(path))], turns=turns))
         return res
 
