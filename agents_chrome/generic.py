@@ -20,9 +20,11 @@ import regex
 from agents_chrome.profile import ChromeProfile
 from agents_chrome.rules import COMMON_CHROME, LineRule
 from agents_chrome.transcript import without_scrollbar
+from agents_chrome.turns import Turn
 from screen.frames import Frame
 
-RULE = regex.compile(r"^\s*[╭╰┌└]?[─━═▀▄]{8,}")
+RULE = regex.compile(r"^\s*[╭╰┌└╹╵]?[─━═▀▄]{8,}")
+BAR = regex.compile(r"^\s*[┃│▌▎]")
 SCROLLBAR = set("█▐▌▕▏▁▂▃▄▅▆▇│┃")
 DENSE = set("•●·:.")
 
@@ -57,7 +59,35 @@ class GenericProfile(ChromeProfile):
         n = len(frame.lines)
         lines = frame.lines
         rules = [y for y in range(max(0, n - 12), n) if RULE.match(lines[y])]
-        return (0, rules[0] if rules else n)
+        if not rules:
+            return (0, n)
+        top = rules[0]
+        while top > 0 and BAR.match(lines[top - 1]):  # the box's sides above its bottom edge
+            top -= 1
+        return (0, top)
+
+    def label(self, lines):  # type: ignore[no-untyped-def]
+        labeled = super().label(lines)
+        # Rows of one bar belong together: a prompt's rows continue it; a bar
+        # that opens with `$ ` is a shell call and the rows under it its output.
+        prev = None
+        for lb in labeled:
+            if lb.rule == "prompt" and lb.body.startswith("$ "):
+                lb.kind, lb.rule, lb.body = "tool_call", "shell", lb.body[2:]
+            elif lb.rule == "prompt" and prev is not None and prev.rule in ("prompt", "prompt-row"):
+                lb.kind, lb.rule = "cont", "prompt-row"
+            elif lb.rule == "prompt" and prev is not None and prev.rule in ("shell", "shell-output"):
+                lb.kind, lb.rule = ("tool_result" if prev.rule == "shell" else "cont"), "shell-output"
+            if lb.kind not in ("blank", "chrome"):
+                prev = lb
+            elif lb.kind == "blank" and not lb.line.text.strip():
+                prev = None  # a truly empty row ends the bar
+        return labeled
+
+    def make_turn(self, kind, text, members):  # type: ignore[no-untyped-def]
+        if kind == "tool_call" and members and members[0].rule == "shell":
+            return Turn("tool_call", text.strip(), name="shell")
+        return Turn(kind, text)
 
     main_viewport = viewport
 
