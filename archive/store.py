@@ -19,10 +19,11 @@ syncs and imports lose nothing; the map (4 GiB, sparse) doubles when full.
 """
 from __future__ import annotations
 
-import os
 import struct
 import zlib
 from pathlib import Path
+
+from capsule_capture.home import data_home
 from typing import Any, Callable, Iterator
 
 import lmdb
@@ -44,11 +45,7 @@ _raw_dec = msgspec.msgpack.Decoder(list[bytes | None])
 
 
 def default_home() -> Path:
-    env = os.environ.get("CAPSULE_CAPTURE_HOME")
-    if env:
-        return Path(env).expanduser()
-    data = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return Path(data) / "capsule-capture"
+    return data_home()
 
 
 def terms_of(text: str) -> set[str]:

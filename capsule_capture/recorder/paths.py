@@ -6,18 +6,14 @@ import secrets
 import time
 from pathlib import Path
 
+from capsule_capture.home import data_home
+
 AGENT_COMMANDS = {"claude": "claude-code", "claude-code": "claude-code", "codex": "codex",
                   "opencode": "opencode", "gemini": "gemini", "amp": "amp", "kimi": "kimi",
                   "vibe": "vibe", "vibe-rs": "vibe", "mistral-vibe": "vibe"}
 
 
-def home() -> Path:
-    """$CAPSULE_CAPTURE_HOME, else the XDG data dir."""
-    env = os.environ.get("CAPSULE_CAPTURE_HOME")
-    if env:
-        return Path(env).expanduser()
-    data = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return Path(data) / "capsule-capture"
+home = data_home
 
 
 def default_recording_path(now: float | None = None) -> Path:
