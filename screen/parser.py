@@ -4,28 +4,64 @@ pyte's own `Stream` walks every control byte through a generator and
 mis-reads several sequences modern TUIs send: `CSI > 4;1 m` (modifyOtherKeys)
 becomes underline+bold, `CSI < u` (kitty keyboard) leaves a stray `u`, DCS
 and APC payloads are drawn as text, and a private SGR raises `TypeError`.
-Here each sequence is matched whole with one regular expression and routed
-to the same `pyte.Screen` methods, so the screen stays pyte's while the
-parsing is both correct for these TUIs and much faster. A sequence split
-across two chunks is held back until the rest arrives.
+Here one regular expression splits a chunk into whole tokens and each token
+is routed to the same `pyte.Screen` methods, so the screen stays pyte's
+while the parsing is both correct for these TUIs and fast.
+
+Speed comes from the token shapes, not from tricks in the screen: TUIs
+redraw by "move the cursor, set colours, write a word", so the scanner
+matches a cursor position together with the text after it, and a run of
+SGR sequences as one token whose effect is cached. Every character of the
+input is covered by some alternative, so `finditer` never skips input; a
+sequence split across two chunks is held back until the rest arrives.
 """
 from __future__ import annotations
 
 import re
 from typing import Any, Callable
 
-# Runs of printable text: everything except C0 controls, DEL and C1 controls.
-_TEXT = re.compile(r"[^\x00-\x1f\x7f-\x9f]+")
-# The common tokens in one pass: a text run, or a complete CSI sequence.
-_TOKEN = re.compile(r"([^\x00-\x1f\x7f-\x9f]+)|\x1b\[([\x30-\x3f]*)([\x20-\x2f]*)([\x40-\x7e])")
-# One escape sequence, or a prefix of one (group "done" tells which).
-_CSI = re.compile(r"\x1b\[([\x30-\x3f]*)([\x20-\x2f]*)([\x40-\x7e])")
-_CSI_PREFIX = re.compile(r"\x1b\[[\x30-\x3f]*[\x20-\x2f]*\Z")
-_STRING_SEQ = re.compile(r"\x1b([\]P_^X])(.*?)(\x07|\x1b\\|\x9c)", re.S)
-_ESC = re.compile(r"\x1b([\x20-\x2f]*)([\x30-\x7e])")
+_TEXT_CLASS = r"[^\x00-\x1f\x7f-\x9f]"  # printable: not C0, DEL or C1
+_SGR_RUN = r"(?:\x1b\[[0-9;:]*+m)"
+# Possessive quantifiers (`*+`) and the shared `ESC [` prefix keep the
+# engine from re-trying digits when a sequence turns out to be another kind.
+_SCAN = re.compile(
+    rf"(?P<text>{_TEXT_CLASS}++)"
+    r"|\x1b\[(?:"
+    # "Move, colour, write": CUP/HVP with plain numbers, then the SGR run
+    # and the text that follow it.
+    rf"(?P<cup>([0-9]{{0,6}}+(?:;[0-9]{{0,6}}+)?+)[Hf]({_SGR_RUN}*+)({_TEXT_CLASS}*+))"
+    # "Colour, write": a run of SGR sequences (`ESC[39m ESC[49m ESC[0m`), then
+    # text; the run's first `ESC [` is the shared prefix, outside the group.
+    rf"|(?P<sgr>([0-9;:]*+m{_SGR_RUN}*+)({_TEXT_CLASS}*+))"
+    r"|(?P<priv>\?([0-9;]*+)([hl]))"
+    r"|(?P<csi>([\x30-\x3f]*+)([\x20-\x2f]*+)([\x40-\x7e]))"
+    r")"
+    r"|(?P<ctl>[\x00-\x1a\x1c-\x1f\x7f-\x9f])"
+    # OSC, DCS, APC, PM, SOS up to BEL or ST.
+    r"|(?P<str>\x1b([\]P_^X])(.*?)(?:\x07|\x1b\\|\x9c))"
+    r"|(?P<esc>\x1b(?![\[\]P_^X])([\x20-\x2f]*+)([\x30-\x7e]))"
+    # A sequence cut by the end of the chunk: kept for the next one.
+    r"|(?P<tail>\x1b(?:\[[\x30-\x3f]*[\x20-\x2f]*|[\]P_^X].*|[\x20-\x2f]*)\Z)"
+    # Anything else after ESC is broken: drop the introducer, like a terminal.
+    r"|(?P<broken>\x1b\[?)",
+    re.S,
+)
+_G = _SCAN.groupindex
+_SGR_ONE = re.compile(r"(?:\x1b\[)?([0-9;:]*)m")  # one SGR of a run (its `ESC [` may be cut off)
 # A string sequence (OSC, DCS, APC, PM, SOS) is held back at most this long
 # while waiting for its terminator; past it the payload is dropped.
 _MAX_PENDING = 1 << 16
+_SGR_CACHE_MAX = 8192
+_SGR_KEY_MAX = 256  # longer SGR runs are applied, not cached
+_CUP_CACHE_MAX = 8192
+# Group numbers of each token's parts, looked up once.
+_TEXT = _G["text"]
+_CUP_AT, _CUP_RUN, _CUP_TEXT = _G["cup"] + 1, _G["cup"] + 2, _G["cup"] + 3
+_SGR_RUN_G, _SGR_TEXT = _G["sgr"] + 1, _G["sgr"] + 2
+_PRIV_PARAMS, _PRIV_FINAL = _G["priv"] + 1, _G["priv"] + 2
+_CSI_PARAMS, _CSI_INTER, _CSI_FINAL = _G["csi"] + 1, _G["csi"] + 2, _G["csi"] + 3
+_STR_KIND, _STR_PAYLOAD = _G["str"] + 1, _G["str"] + 2
+_ESC_INTER, _ESC_FINAL = _G["esc"] + 1, _G["esc"] + 2
 
 _CSI_METHODS: dict[str, str] = {
     "@": "insert_characters", "A": "cursor_up", "B": "cursor_down",
@@ -50,6 +86,7 @@ _CONTROLS: dict[str, str] = {
     "\x08": "backspace", "\x09": "tab", "\x0a": "linefeed", "\x0b": "linefeed",
     "\x0c": "linefeed", "\x0d": "carriage_return", "\x0e": "shift_out", "\x0f": "shift_in",
 }
+_DECTCEM = 25 << 5
 
 
 def _sgr_params(raw: str) -> list[int]:
@@ -65,7 +102,7 @@ def _sgr_params(raw: str) -> list[int]:
     while i < len(parts):
         p = parts[i]
         if ":" in p:
-            sub = [s for s in p.split(":")]
+            sub = p.split(":")
             head = _int(sub[0])
             if head in (38, 48) and len(sub) >= 3:
                 if sub[1] == "2":
@@ -74,7 +111,7 @@ def _sgr_params(raw: str) -> list[int]:
                         out += [head, 2, *rgb]
                 elif sub[1] == "5":
                     out += [head, 5, _int(sub[2])]
-            elif head not in (58,):
+            elif head != 58:
                 out.append(head)
             i += 1
             continue
@@ -107,81 +144,127 @@ class Parser:
         self._pending = ""
         self._bound: dict[str, Callable[..., Any]] = {}
         self._sgr_cache: dict[tuple[Any, str], Any] = {}
+        self._cup_cache: dict[str, tuple[int, int]] = {}
         for table in (_CSI_METHODS, _ESC_METHODS, _CONTROLS):
             for name in table.values():
                 fn = getattr(screen, name, None)
                 if fn is not None:
                     self._bound[name] = fn
+        self._draw = screen.draw
+        self._move = screen.cursor_position
+        self._controls = {ch: self._bound[name] for ch, name in _CONTROLS.items() if name in self._bound}
+        handlers: list[Callable[[re.Match[str]], None]] = [_ignore] * (_SCAN.groups + 1)
+        for name, fn in (("cup", self._on_cup), ("sgr", self._on_sgr), ("priv", self._on_private_mode),
+                         ("csi", self._on_csi), ("ctl", self._on_control), ("str", self._on_string),
+                         ("esc", self._on_esc), ("tail", self._on_tail)):
+            handlers[_G[name]] = fn
+        self._handlers = handlers
 
     def feed(self, data: str) -> None:
         if self._pending:
             data = self._pending + data
             self._pending = ""
-        screen = self.screen
-        draw = screen.draw
-        bound = self._bound
-        token = _TOKEN.match
-        csi = self._csi
-        n = len(data)
-        pos = 0
-        while pos < n:
-            m = token(data, pos)
-            if m is not None:
-                text, params, inter, final = m.groups()
-                if text is not None:
-                    draw(text)
-                else:
-                    csi(params, inter, final)
-                pos = m.end()
-                continue
-            ch = data[pos]
-            if ch != "\x1b":
-                name = _CONTROLS.get(ch)
-                if name is not None:
-                    bound[name]()
-                pos += 1
-                continue
-            if pos + 1 >= n:
-                self._pending = data[pos:]
-                return
-            nxt = data[pos + 1]
-            if nxt == "[":
-                m = _CSI.match(data, pos)
-                if m is None:
-                    if _CSI_PREFIX.match(data, pos):
-                        self._pending = data[pos:]
-                        return
-                    pos += 2  # broken CSI: drop the introducer, like a terminal
-                    continue
-                self._csi(m.group(1), m.group(2), m.group(3))
-                pos = m.end()
-            elif nxt in "]P_^X":
-                m = _STRING_SEQ.match(data, pos)
-                if m is None:
-                    if n - pos < _MAX_PENDING:
-                        self._pending = data[pos:]
-                        return
-                    pos = n  # unterminated and huge: drop it
-                    continue
-                if nxt == "]":
-                    self._osc(m.group(2))
-                pos = m.end()
+        draw = self._draw
+        handlers = self._handlers
+        for m in _SCAN.finditer(data):
+            i = m.lastindex
+            if i == _TEXT:
+                draw(m.group())
             else:
-                m = _ESC.match(data, pos)
-                if m is None:
-                    if all(0x20 <= ord(c) <= 0x2f for c in data[pos + 1:]):
-                        self._pending = data[pos:]
-                        return
-                    pos += 1
-                    continue
-                self._esc(m.group(1), m.group(2))
-                pos = m.end()
+                handlers[i](m)  # type: ignore[index]
+
+    # -- token handlers ---------------------------------------------------
+    def _on_cup(self, m: re.Match[str]) -> None:
+        where, run, text = m.group(_CUP_AT, _CUP_RUN, _CUP_TEXT)
+        pos = self._cup_cache.get(where)
+        if pos is None:
+            pos = self._cup_position(where)
+        self._move(pos[0], pos[1])
+        if run:
+            cursor = self.screen.cursor
+            cursor.attrs = self._sgr_cache.get((cursor.attrs, run)) or self._sgr_run(run)
+        if text:
+            self._draw(text)
+
+    def _on_sgr(self, m: re.Match[str]) -> None:
+        run, text = m.group(_SGR_RUN_G, _SGR_TEXT)
+        cursor = self.screen.cursor
+        cursor.attrs = self._sgr_cache.get((cursor.attrs, run)) or self._sgr_run(run)
+        if text:
+            self._draw(text)
+
+    def _cup_position(self, where: str) -> tuple[int, int]:
+        row, _, col = where.partition(";")
+        if len(self._cup_cache) >= _CUP_CACHE_MAX:
+            self._cup_cache.clear()
+        pos = self._cup_cache[where] = (int(row) if row else 0, int(col) if col else 0)
+        return pos
+
+    def _sgr_run(self, run: str) -> Any:
+        """The attributes after `run`, from the cursor's: SGR is pure in
+        (attributes, parameters), so the result is remembered."""
+        screen = self.screen
+        key = (screen.cursor.attrs, run)
+        for params in _SGR_ONE.findall(run):
+            screen.select_graphic_rendition(*_sgr_params(params))
+        attrs = screen.cursor.attrs
+        if len(run) <= _SGR_KEY_MAX:
+            if len(self._sgr_cache) >= _SGR_CACHE_MAX:
+                self._sgr_cache.clear()
+            self._sgr_cache[key] = attrs
+        return attrs
+
+    def _on_private_mode(self, m: re.Match[str]) -> None:
+        params, final = m.group(_PRIV_PARAMS, _PRIV_FINAL)
+        screen = self.screen
+        # Cursor visibility and synchronized output bracket every TUI redraw.
+        if params == "25":
+            if final == "h":
+                screen.mode.add(_DECTCEM)
+                screen.cursor.hidden = False
+            else:
+                screen.mode.discard(_DECTCEM)
+                screen.cursor.hidden = True
+            return
+        if params == "2026":
+            if final == "h":
+                screen.begin_synchronized_update()
+            else:
+                screen.end_synchronized_update()
+            return
+        args = [_int(p) for p in params.split(";")] if params else []
+        if final == "h":
+            screen.set_mode(*args, private=True)
+        else:
+            screen.reset_mode(*args, private=True)
+
+    def _on_csi(self, m: re.Match[str]) -> None:
+        self._csi(*m.group(_CSI_PARAMS, _CSI_INTER, _CSI_FINAL))
+
+    def _on_control(self, m: re.Match[str]) -> None:
+        fn = self._controls.get(m.group())
+        if fn is not None:
+            fn()
+
+    def _on_string(self, m: re.Match[str]) -> None:
+        kind, payload = m.group(_STR_KIND, _STR_PAYLOAD)
+        if kind == "]":
+            self._osc(payload)
+
+    def _on_esc(self, m: re.Match[str]) -> None:
+        self._esc(*m.group(_ESC_INTER, _ESC_FINAL))
+
+    def _on_tail(self, m: re.Match[str]) -> None:
+        tail = m.group()
+        if len(tail) > 1 and tail[1] in "]P_^X" and len(tail) >= _MAX_PENDING:
+            return  # unterminated and huge: drop it
+        self._pending = tail
 
     # -- dispatch -------------------------------------------------------
     def _csi(self, params: str, inter: str, final: str) -> None:
         screen = self.screen
         if not inter and final in _SIMPLE and (not params or params[0] not in "<=>?"):
-            # Fast path: cursor moves and erases with plain numeric arguments.
+            # Cursor moves and erases with plain numeric arguments.
             fn = self._bound[_SIMPLE[final]]
             if not params:
                 fn()
@@ -203,20 +286,9 @@ class Parser:
         if private and private != "?":
             return  # kitty keyboard, modifyOtherKeys, DA2/3, XTVERSION
         if final == "m":
-            if private:
-                return
-            # SGR is pure in (attributes, parameters): remember the result.
-            cursor = screen.cursor
-            key = (cursor.attrs, params)
-            cache = self._sgr_cache
-            hit = cache.get(key)
-            if hit is None:
+            if not private:
+                # SGR with a sub-parameter form the run pattern does not take.
                 screen.select_graphic_rendition(*_sgr_params(params))
-                if len(cache) > 8192:
-                    cache.clear()
-                cache[key] = cursor.attrs
-            else:
-                cursor.attrs = hit
             return
         name = _CSI_METHODS.get(final)
         if name is None:
@@ -229,10 +301,13 @@ class Parser:
             if final in "hl":
                 fn(*args, private=True)
             elif final in "JK":
-                fn(*(args or [0]))  # selective erase: erase all the same
+                fn(args[0] if args else 0)  # selective erase: erase all the same
             return
         if final in "hl":
             fn(*args)
+        elif final in "su":
+            if not args:  # with parameters: DECSLRM, kitty keyboard; neither draws
+                fn()
         elif final == "r":
             fn(*args[:2])
         elif final in "JK":
@@ -262,3 +337,7 @@ class Parser:
             self.screen.set_title(rest)
         if code in ("0", "1"):
             self.screen.set_icon_name(rest)
+
+
+def _ignore(m: re.Match[str]) -> None:
+    """A broken sequence: its introducer is dropped."""

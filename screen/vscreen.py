@@ -10,7 +10,7 @@ transcripts from, so a program that clears the terminal's scrollback
 from __future__ import annotations
 
 import unicodedata
-from collections import deque
+from collections import defaultdict, deque
 from itertools import groupby
 from operator import itemgetter
 from typing import Any, Callable, NamedTuple
@@ -102,6 +102,42 @@ def _as_static(line: dict[int, Char]) -> "StaticDefaultDict[int, Char]":
 
 
 _LAT1 = pyte.charsets.LAT1_MAP
+_IRM = mo.IRM
+_DECOM = mo.DECOM
+# Up to this many cells a plain loop writes a run faster than `dict.update`
+# (whose fixed cost is probing its argument for `.keys`).
+_SHORT_RUN = 24
+
+
+class Row(StaticDefaultDict):  # type: ignore[type-arg]
+    """A screen row; `wide` is set once a wide character is drawn on it.
+
+    Drawing over half of a wide character must blank its other half; rows
+    that never held one (most of them) skip that check on every draw.
+    """
+
+    wide = False
+
+
+_PRINTABLE_ASCII = [chr(c) for c in range(0x20, 0x7f)]
+
+
+def _cell_table(attrs: Char) -> dict[str, Char]:
+    """Interned cells of one set of attributes: cells are immutable, so a
+    character drawn with the same attributes is one object. A plain dict
+    (CPython specializes lookups on exact dicts only), filled with printable
+    ASCII and the wide-character stub; other characters are added by
+    `_intern` before they are looked up."""
+    cells = {ch: attrs._replace(data=ch) for ch in _PRINTABLE_ASCII}
+    cells[""] = attrs._replace(data="")
+    return cells
+
+
+def _intern(cells: dict[str, Char], attrs: Char, data: str) -> None:
+    for ch in set(data).difference(cells):
+        cells[ch] = attrs._replace(data=ch)
+
+
 _WIDTH_ONE: dict[str, bool] = {}
 _WIDTHS: dict[str, int] = {}
 
@@ -116,6 +152,17 @@ def _all_narrow(data: str) -> bool:
         if not ok:
             return False
     return True
+
+
+def _unsplit_wide(line: Row, x: int, end: int) -> None:
+    """Cells x..end-1 are about to be overwritten: a wide character cut in
+    half by that loses its other half, as in a real terminal."""
+    left = line.get(x)
+    if left is not None and left.data == "" and x > 0:
+        line[x - 1] = line[x - 1]._replace(data=" ")
+    right = line.get(end)
+    if right is not None and right.data == "":
+        line[end] = right._replace(data=" ")
 
 
 class VirtualScreen(pyte.Screen):
@@ -142,8 +189,12 @@ class VirtualScreen(pyte.Screen):
         self._snap_text: list[str] = []
         self._snap_cols = 0
         self._cell_cache: dict[Char, dict[str, Char]] = {}
+        # The cell table of the attributes drawn with last, and those attributes.
+        self._cells_attrs: Char | None = None
+        self._cells: dict[str, Char] = {}
         self._last_char: str = ""
         super().__init__(columns, lines)
+        self.buffer = self._new_buffer()
         self.parser = Parser(self)
 
     # -- input ------------------------------------------------------------
@@ -178,63 +229,59 @@ class VirtualScreen(pyte.Screen):
 
     # -- drawing ----------------------------------------------------------
     def draw(self, data: str) -> None:
-        if not self.charset and self.g0_charset is _LAT1 and data.isascii() and mo.IRM not in self.mode:
-            self._draw_narrow(data)
-            self._last_char = data[-1]
-            return
         if self.charset:
             data = data.translate(self.g1_charset)
-        elif self.g0_charset is not pyte.charsets.LAT1_MAP:
+        elif self.g0_charset is not _LAT1:
             data = data.translate(self.g0_charset)
-        if mo.IRM not in self.mode and (data.isascii() or _all_narrow(data)):
-            self._draw_narrow(data)
-        else:
+        if not data:
+            return
+        ascii = data.isascii()
+        if _IRM in self.mode or not (ascii or _all_narrow(data)):
             self._draw_unicode(data)
-        self._last_char = data[-1:] or self._last_char
+            self._last_char = data[-1]
+            return
+        # The common case: a run of one-cell characters, written inline.
+        cursor = self.cursor
+        x = cursor.x
+        end = x + len(data)
+        if end > self.columns:
+            self._draw_wrapping(data)
+        else:
+            cells = self._cells
+            if self._cells_attrs is not cursor.attrs:
+                cells = self._cells = self._cells_for(cursor.attrs)
+                self._cells_attrs = cursor.attrs
+            if not ascii:
+                _intern(cells, cursor.attrs, data)
+            y = cursor.y
+            line = self.buffer[y]
+            if line.wide:
+                _unsplit_wide(line, x, end)
+            if end - x <= _SHORT_RUN:
+                for ch in data:
+                    line[x] = cells[ch]
+                    x += 1
+            else:
+                line.update(zip(range(x, end), map(cells.__getitem__, data)))
+            cursor.x = end
+            self.dirty.add(y)
+        self._last_char = data[-1]
 
-    def _cells_for(self, attrs: Char) -> dict[str, Char]:
-        """Interned cells for one set of attributes: cells are immutable, so
-        a character drawn with the same attributes is the same object."""
+    def _cells_for(self, attrs: Char, data: str = "") -> dict[str, Char]:
+        """The cell table of `attrs`, holding every character of `data`."""
         cells = self._cell_cache.get(attrs)  # type: ignore[call-overload]
         if cells is None:
             if len(self._cell_cache) > 4096:
                 self._cell_cache.clear()
-            cells = self._cell_cache[attrs] = {}  # type: ignore[index]
+            cells = self._cell_cache[attrs] = _cell_table(attrs)  # type: ignore[index]
+        if data and not data.isascii():
+            _intern(cells, attrs, data)
         return cells
-
-    def _draw_narrow(self, data: str) -> None:
-        cursor = self.cursor
-        x, n = cursor.x, len(data)
-        if x + n <= self.columns:
-            # The common case: the run fits on the row.
-            attrs = cursor.attrs
-            cells = self._cell_cache.get(attrs)  # type: ignore[call-overload]
-            if cells is None:
-                cells = self._cells_for(attrs)
-            line = self.buffer[cursor.y]
-            left = line.get(x)
-            if left is not None and left.data == "" and x > 0:
-                line[x - 1] = line[x - 1]._replace(data=" ")
-            right = line.get(x + n)
-            if right is not None and right.data == "":
-                line[x + n] = right._replace(data=" ")
-            try:
-                line.update(zip(range(x, x + n), map(cells.__getitem__, data)))
-            except KeyError:
-                for ch in set(data).difference(cells):
-                    cells[ch] = attrs._replace(data=ch)
-                line.update(zip(range(x, x + n), map(cells.__getitem__, data)))
-            cursor.x = x + n
-            self.dirty.add(cursor.y)
-            return
-        self._draw_wrapping(data)
 
     def _draw_wrapping(self, data: str) -> None:
         cursor = self.cursor
         attrs = cursor.attrs
-        cells = self._cells_for(attrs)
-        for ch in set(data).difference(cells):
-            cells[ch] = attrs._replace(data=ch)
+        cells = self._cells_for(attrs, data)
         cols = self.columns
         if mo.DECAWM not in self.mode:
             # No autowrap: everything past the margin lands in the last cell.
@@ -253,13 +300,8 @@ class VirtualScreen(pyte.Screen):
             chunk = data[i:i + cols - x]
             k = len(chunk)
             line = self.buffer[cursor.y]
-            # Overwriting half of a wide character blanks its other half.
-            left = line.get(x)
-            if left is not None and left.data == "" and x > 0:
-                line[x - 1] = line[x - 1]._replace(data=" ")
-            right = line.get(x + k)
-            if right is not None and right.data == "":
-                line[x + k] = right._replace(data=" ")
+            if line.wide:
+                _unsplit_wide(line, x, x + k)
             line.update(zip(range(x, x + k), map(get, chunk)))
             self.dirty.add(cursor.y)
             i += k
@@ -269,13 +311,15 @@ class VirtualScreen(pyte.Screen):
         self.dirty.add(cursor.y)
 
     def _draw_unicode(self, data: str) -> None:
+        """Character by character: wide, zero-width and flag characters, and insert mode."""
         cursor = self.cursor
         cols = self.columns
         autowrap = mo.DECAWM in self.mode
-        insert = mo.IRM in self.mode
-        attrs = cursor.attrs
-        cells = self._cells_for(attrs)
+        insert = _IRM in self.mode
+        cells = self._cells_for(cursor.attrs, data)
         widths = _WIDTHS
+        line = self.buffer[cursor.y]
+        self.dirty.add(cursor.y)
         for ch in data:
             w = widths.get(ch)
             if w is None:
@@ -287,40 +331,36 @@ class VirtualScreen(pyte.Screen):
                 continue
             if w > cols:
                 w = cols  # a one-column terminal still shows the character
-            if cursor.x + w > cols:
+            x = cursor.x
+            if x + w > cols:
                 if autowrap:
-                    if cursor.x < cols and w == 2:
+                    if x < cols and w == 2:
                         # a wide char that does not fit leaves the last cell blank
-                        self.buffer[cursor.y].pop(cursor.x, None)
+                        line.pop(x, None)
                     self.carriage_return()
                     self.linefeed()
+                    line = self.buffer[cursor.y]  # the linefeed may have scrolled
+                    self.dirty.add(cursor.y)
                 else:
                     cursor.x = cols - w
+                x = cursor.x
             if insert:
                 self.insert_characters(w)
-            line = self.buffer[cursor.y]
-            self.dirty.add(cursor.y)
-            x = cursor.x
-            # Overwriting half of a wide character blanks its other half.
-            prev = line.get(x)
-            if prev is not None and prev.data == "" and x > 0:
-                line[x - 1] = line[x - 1]._replace(data=" ")
-            c = cells.get(ch)
-            if c is None:
-                c = cells[ch] = attrs._replace(data=ch)
-            line[x] = c
+            if line.wide:
+                # Overwriting half of a wide character blanks its other half.
+                prev = line.get(x)
+                if prev is not None and prev.data == "" and x > 0:
+                    line[x - 1] = line[x - 1]._replace(data=" ")
+                if w == 1:
+                    nxt = line.get(x + 1)
+                    if nxt is not None and nxt.data == "":
+                        line[x + 1] = nxt._replace(data=" ")
+            line[x] = cells[ch]
             if w == 2:
+                line.wide = True
                 if x + 1 < cols:
-                    stub = cells.get("")
-                    if stub is None:
-                        stub = cells[""] = attrs._replace(data="")
-                    line[x + 1] = stub
-            else:
-                nxt = line.get(x + 1)
-                if nxt is not None and nxt.data == "":
-                    line[x + 1] = nxt._replace(data=" ")
+                    line[x + 1] = cells[""]
             cursor.x = x + w
-        self.dirty.add(cursor.y)
 
     def _pair_flag(self, ch: str) -> bool:
         """A second regional indicator joins the first into one flag cell."""
@@ -361,6 +401,17 @@ class VirtualScreen(pyte.Screen):
         """REP (`CSI n b`): repeat the last printed character."""
         if self._last_char:
             self.draw(self._last_char * min(max(count or 1, 1), 4 * self.columns * self.lines))
+
+    def cursor_position(self, line: int | None = None, column: int | None = None) -> None:
+        """CUP without pyte's bounds helpers: the move TUIs make most often."""
+        if self.margins is not None and _DECOM in self.mode:
+            super().cursor_position(line, column)
+            return
+        cursor = self.cursor
+        x = (column or 1) - 1
+        y = (line or 1) - 1
+        cursor.x = x if 0 <= x < self.columns else 0 if x < 0 else self.columns - 1
+        cursor.y = y if 0 <= y < self.lines else 0 if y < 0 else self.lines - 1
 
     # -- scrolling ----------------------------------------------------------
     def index(self) -> None:
@@ -436,6 +487,8 @@ class VirtualScreen(pyte.Screen):
 
     # -- erasing ----------------------------------------------------------------
     def erase_in_display(self, how: int = 0, *args: Any, **kwargs: Any) -> None:
+        if how not in (0, 1, 2, 3):
+            return  # unknown: ignored, as xterm does (pyte would raise)
         if how == 3:
             # The terminal's scrollback goes; our history stays.
             self.scrollback.clear()
@@ -463,24 +516,27 @@ class VirtualScreen(pyte.Screen):
         super().erase_in_display(how)
 
     def erase_in_line(self, how: int = 0, private: bool = False) -> None:
-        line = self.buffer[self.cursor.y]
+        y = self.cursor.y
+        line = self.buffer[y]
+        self.dirty.add(y)
         attrs = self.cursor.attrs
-        plain = attrs.bg == "default" and not attrs.reverse
-        x0 = min(self.cursor.x, self.columns - 1)
-        if how == 0:
-            xs = range(x0, self.columns)
-        elif how == 1:
-            xs = range(0, x0 + 1)
-        else:
-            xs = range(self.columns)
-        if plain:
-            for x in xs:
-                line.pop(x, None)
+        cols = self.columns
+        x0 = min(self.cursor.x, cols - 1)
+        lo, hi = (x0, cols) if how == 0 else (0, x0 + 1) if how == 1 else (0, cols)
+        if attrs.bg == "default" and not attrs.reverse:
+            # Erased cells are default blanks: drop the ones that exist.
+            if lo == 0 and hi == cols:
+                line.clear()
+            elif hi - lo <= len(line):
+                pop = line.pop
+                for x in range(lo, hi):
+                    pop(x, None)
+            else:
+                for x in [x for x in line if lo <= x < hi]:
+                    del line[x]
         else:
             blank = attrs._replace(data=" ")
-            for x in xs:
-                line[x] = blank
-        self.dirty.add(self.cursor.y)
+            line.update(dict.fromkeys(range(lo, hi), blank))
 
     # -- modes ------------------------------------------------------------------
     def set_mode(self, *modes: int, **kwargs: Any) -> None:
@@ -490,7 +546,7 @@ class VirtualScreen(pyte.Screen):
                 if m in _ALT_MODES:
                     self._enter_alternate(m)
                 elif m == SYNC_2026:
-                    self.synchronized = True
+                    self.begin_synchronized_update()
             rest = [m for m in modes if (m << 5) not in _ALT_MODES and (m << 5) != SYNC_2026]
             if rest:
                 super().set_mode(*rest, private=True)
@@ -504,15 +560,22 @@ class VirtualScreen(pyte.Screen):
                 if m in _ALT_MODES:
                     self._leave_alternate(m)
                 elif m == SYNC_2026:
-                    if self.synchronized:
-                        self.synchronized = False
-                        self.sync_updates += 1
-                        self._boundary("sync")
+                    self.end_synchronized_update()
             rest = [m for m in modes if (m << 5) not in _ALT_MODES and (m << 5) != SYNC_2026]
             if rest:
                 super().reset_mode(*rest, private=True)
             return
         super().reset_mode(*modes)
+
+    def begin_synchronized_update(self) -> None:
+        """DECSET 2026: no frame is taken until the update ends."""
+        self.synchronized = True
+
+    def end_synchronized_update(self) -> None:
+        if self.synchronized:
+            self.synchronized = False
+            self.sync_updates += 1
+            self._boundary("sync")
 
     def _enter_alternate(self, mode: int) -> None:
         if self.alternate:
@@ -547,8 +610,7 @@ class VirtualScreen(pyte.Screen):
         self.dirty.update(range(self.lines))
 
     def _new_buffer(self) -> Any:
-        from collections import defaultdict
-        return defaultdict(lambda: StaticDefaultDict(self.default_char))
+        return defaultdict(lambda: Row(self.default_char))
 
     def soft_reset(self) -> None:
         """DECSTR (`CSI ! p`): modes and margins back to defaults, text kept."""
