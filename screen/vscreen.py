@@ -251,17 +251,23 @@ class VirtualScreen(pyte.Screen):
             if self._cells_attrs is not cursor.attrs:
                 cells = self._cells = self._cells_for(cursor.attrs)
                 self._cells_attrs = cursor.attrs
-            if not ascii:
-                _intern(cells, cursor.attrs, data)
             y = cursor.y
             line = self.buffer[y]
             if line.wide:
                 _unsplit_wide(line, x, end)
             if end - x <= _SHORT_RUN:
-                for ch in data:
-                    line[x] = cells[ch]
-                    x += 1
+                try:
+                    for ch in data:
+                        line[x] = cells[ch]
+                        x += 1
+                except KeyError:  # a character new to these attributes: go on from it
+                    _intern(cells, cursor.attrs, data)
+                    for ch in data[x - cursor.x:]:
+                        line[x] = cells[ch]
+                        x += 1
             else:
+                if not ascii:
+                    _intern(cells, cursor.attrs, data)
                 line.update(zip(range(x, end), map(cells.__getitem__, data)))
             cursor.x = end
             self.dirty.add(y)
