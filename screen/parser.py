@@ -55,7 +55,7 @@ _SGR_CACHE_MAX = 8192
 _SGR_KEY_MAX = 256  # longer SGR runs are applied, not cached
 _CUP_CACHE_MAX = 8192
 # Group numbers of each token's parts, looked up once.
-_TEXT = _G["text"]
+_TEXT, _CUP, _SGR = _G["text"], _G["cup"], _G["sgr"]
 _CUP_AT, _CUP_RUN, _CUP_TEXT = _G["cup"] + 1, _G["cup"] + 2, _G["cup"] + 3
 _SGR_RUN_G, _SGR_TEXT = _G["sgr"] + 1, _G["sgr"] + 2
 _PRIV_PARAMS, _PRIV_FINAL = _G["priv"] + 1, _G["priv"] + 2
@@ -154,7 +154,7 @@ class Parser:
         self._move = screen.cursor_position
         self._controls = {ch: self._bound[name] for ch, name in _CONTROLS.items() if name in self._bound}
         handlers: list[Callable[[re.Match[str]], None]] = [_ignore] * (_SCAN.groups + 1)
-        for name, fn in (("cup", self._on_cup), ("sgr", self._on_sgr), ("priv", self._on_private_mode),
+        for name, fn in (("priv", self._on_private_mode),
                          ("csi", self._on_csi), ("ctl", self._on_control), ("str", self._on_string),
                          ("esc", self._on_esc), ("tail", self._on_tail)):
             handlers[_G[name]] = fn
@@ -164,34 +164,35 @@ class Parser:
         if self._pending:
             data = self._pending + data
             self._pending = ""
+        screen = self.screen
         draw = self._draw
+        move = self._move
         handlers = self._handlers
+        cup_cache = self._cup_cache
+        sgr_cache = self._sgr_cache
+        # The three tokens that make up nearly all TUI output are handled
+        # here, the rest through the handler table.
         for m in _SCAN.finditer(data):
             i = m.lastindex
-            if i == _TEXT:
+            if i == _CUP:
+                where, run, text = m.group(_CUP_AT, _CUP_RUN, _CUP_TEXT)
+                pos = cup_cache.get(where) or self._cup_position(where)
+                move(pos[0], pos[1])
+                if run:
+                    cursor = screen.cursor
+                    cursor.attrs = sgr_cache.get((cursor.attrs, run)) or self._sgr_run(run)
+                if text:
+                    draw(text)
+            elif i == _SGR:
+                run, text = m.group(_SGR_RUN_G, _SGR_TEXT)
+                cursor = screen.cursor
+                cursor.attrs = sgr_cache.get((cursor.attrs, run)) or self._sgr_run(run)
+                if text:
+                    draw(text)
+            elif i == _TEXT:
                 draw(m.group())
             else:
                 handlers[i](m)  # type: ignore[index]
-
-    # -- token handlers ---------------------------------------------------
-    def _on_cup(self, m: re.Match[str]) -> None:
-        where, run, text = m.group(_CUP_AT, _CUP_RUN, _CUP_TEXT)
-        pos = self._cup_cache.get(where)
-        if pos is None:
-            pos = self._cup_position(where)
-        self._move(pos[0], pos[1])
-        if run:
-            cursor = self.screen.cursor
-            cursor.attrs = self._sgr_cache.get((cursor.attrs, run)) or self._sgr_run(run)
-        if text:
-            self._draw(text)
-
-    def _on_sgr(self, m: re.Match[str]) -> None:
-        run, text = m.group(_SGR_RUN_G, _SGR_TEXT)
-        cursor = self.screen.cursor
-        cursor.attrs = self._sgr_cache.get((cursor.attrs, run)) or self._sgr_run(run)
-        if text:
-            self._draw(text)
 
     def _cup_position(self, where: str) -> tuple[int, int]:
         row, _, col = where.partition(";")
