@@ -33,6 +33,8 @@ _SCAN = re.compile(
     # "Colour, write": a run of SGR sequences (`ESC[39m ESC[49m ESC[0m`), then
     # text; the run's first `ESC [` is the shared prefix, outside the group.
     rf"|(?P<sgr>([0-9;:]*+m{_SGR_RUN}*+)({_TEXT_CLASS}*+))"
+    # "Erase to the end of the line", which ends nearly every redrawn row.
+    r"|(?P<el>([012]?+)K)"
     r"|(?P<priv>\?([0-9;]*+)([hl]))"
     r"|(?P<csi>([\x30-\x3f]*+)([\x20-\x2f]*+)([\x40-\x7e]))"
     r")"
@@ -55,8 +57,10 @@ _SGR_CACHE_MAX = 8192
 _SGR_KEY_MAX = 256  # longer SGR runs are applied, not cached
 _CUP_CACHE_MAX = 8192
 # Group numbers of each token's parts, looked up once.
-_TEXT, _CUP, _SGR = _G["text"], _G["cup"], _G["sgr"]
+_TEXT, _CUP, _SGR, _EL = _G["text"], _G["cup"], _G["sgr"], _G["el"]
 _CUP_AT, _CUP_RUN, _CUP_TEXT = _G["cup"] + 1, _G["cup"] + 2, _G["cup"] + 3
+_EL_ARG = _G["el"] + 1
+_EL_HOW = {"": 0, "0": 0, "1": 1, "2": 2}
 _SGR_RUN_G, _SGR_TEXT = _G["sgr"] + 1, _G["sgr"] + 2
 _PRIV_PARAMS, _PRIV_FINAL = _G["priv"] + 1, _G["priv"] + 2
 _CSI_PARAMS, _CSI_INTER, _CSI_FINAL = _G["csi"] + 1, _G["csi"] + 2, _G["csi"] + 3
@@ -87,6 +91,7 @@ _CONTROLS: dict[str, str] = {
     "\x0c": "linefeed", "\x0d": "carriage_return", "\x0e": "shift_out", "\x0f": "shift_in",
 }
 _DECTCEM = 25 << 5
+_DECOM = 6 << 5  # origin mode: CUP is relative to the scroll margins
 
 
 def _sgr_params(raw: str) -> list[int]:
@@ -167,6 +172,7 @@ class Parser:
         screen = self.screen
         draw = self._draw
         move = self._move
+        erase_line = screen.erase_in_line
         handlers = self._handlers
         cup_cache = self._cup_cache
         sgr_cache = self._sgr_cache
@@ -176,8 +182,10 @@ class Parser:
             i = m.lastindex
             if i == _CUP:
                 where, run, text = m.group(_CUP_AT, _CUP_RUN, _CUP_TEXT)
-                pos = cup_cache.get(where) or self._cup_position(where)
-                move(pos[0], pos[1])
+                if _DECOM in screen.mode:
+                    move(*self._cup_numbers(where))  # relative to the margins
+                else:
+                    screen.cursor.y, screen.cursor.x = cup_cache.get(where) or self._cup_position(where)
                 if run:
                     cursor = screen.cursor
                     cursor.attrs = sgr_cache.get((cursor.attrs, run)) or self._sgr_run(run)
@@ -189,17 +197,32 @@ class Parser:
                 cursor.attrs = sgr_cache.get((cursor.attrs, run)) or self._sgr_run(run)
                 if text:
                     draw(text)
+            elif i == _EL:
+                erase_line(_EL_HOW[m.group(_EL_ARG)])
             elif i == _TEXT:
                 draw(m.group())
             else:
                 handlers[i](m)  # type: ignore[index]
 
     def _cup_position(self, where: str) -> tuple[int, int]:
-        row, _, col = where.partition(";")
+        """The cell a CUP moves to, clamped to the screen (cached until a resize)."""
+        row, col = self._cup_numbers(where)
+        screen = self.screen
+        y = min(max(row, 1), screen.lines) - 1
+        x = min(max(col, 1), screen.columns) - 1
         if len(self._cup_cache) >= _CUP_CACHE_MAX:
             self._cup_cache.clear()
-        pos = self._cup_cache[where] = (int(row) if row else 0, int(col) if col else 0)
+        pos = self._cup_cache[where] = (y, x)
         return pos
+
+    @staticmethod
+    def _cup_numbers(where: str) -> tuple[int, int]:
+        row, _, col = where.partition(";")
+        return (int(row) if row else 0, int(col) if col else 0)
+
+    def forget_positions(self) -> None:
+        """The screen changed size: cached CUP targets no longer hold."""
+        self._cup_cache.clear()
 
     def _sgr_run(self, run: str) -> Any:
         """The attributes after `run`, from the cursor's: SGR is pure in

@@ -135,6 +135,13 @@ def _intern(cells: dict[str, Char], attrs: Char, data: str) -> None:
         cells[ch] = attrs._replace(data=ch)
 
 
+# Runs of at least this many cells are merged from a cache (a plain loop is
+# faster for shorter ones); runs up to _RUN_MAX long are kept, _RUN_BUDGET
+# cells in all.
+_RUN_MIN = 4
+_RUN_MAX = 512
+_RUN_BUDGET = 1 << 18
+
 _WIDTH_ONE: dict[str, bool] = {}
 _WIDTHS: dict[str, int] = {}
 
@@ -185,10 +192,14 @@ class VirtualScreen(pyte.Screen):
         self._snap: list[tuple[Char, ...] | None] = []
         self._snap_text: list[str] = []
         self._snap_cols = 0
-        self._cell_cache: dict[Char, dict[str, Char]] = {}
-        # The cell table of the attributes drawn with last, and those attributes.
+        # Per set of attributes: its interned cells, and the runs of cells
+        # drawn with it, by (column, text).
+        self._cell_cache: dict[Char, tuple[dict[str, Char], dict[tuple[int, str], dict[int, Char]]]] = {}
+        # The tables of the attributes drawn with last, and those attributes.
         self._cells_attrs: Char | None = None
         self._cells: dict[str, Char] = {}
+        self._runs: dict[tuple[int, str], dict[int, Char]] = {}
+        self._run_cells = 0  # cells held by all run caches
         self._last_char: str = ""
         super().__init__(columns, lines)
         self.buffer = self._new_buffer()
@@ -232,48 +243,76 @@ class VirtualScreen(pyte.Screen):
             data = data.translate(self.g0_charset)
         if not data:
             return
-        ascii = data.isascii()
-        if _IRM in self.mode or not (ascii or _all_narrow(data)):
-            self._draw_unicode(data)
-            self._last_char = data[-1]
-            return
-        # The common case: a run of one-cell characters, written inline.
         cursor = self.cursor
         x = cursor.x
         end = x + len(data)
-        if end > self.columns:
-            self._draw_wrapping(data)
+        attrs = cursor.attrs
+        if self._cells_attrs is not attrs:
+            self._cells, self._runs = self._cell_cache.get(attrs) or self._tables_for(attrs)
+            self._cells_attrs = attrs
+        if end <= self.columns and _IRM not in self.mode:
+            # The common case: one-cell characters that fit on the row. A
+            # run drawn before at this column (TUIs redraw the same words in
+            # the same places) is merged as a whole.
+            run = self._runs.get((x, data)) if end - x >= _RUN_MIN else None
+            if run is not None or data.isascii() or _all_narrow(data):
+                y = cursor.y
+                line = self.buffer[y]
+                if line.wide:
+                    _unsplit_wide(line, x, end)
+                if run is not None:
+                    line.update(run)
+                elif end - x >= _RUN_MIN:
+                    line.update(self._new_run(x, data))
+                else:
+                    cells = self._cells
+                    try:
+                        for ch in data:
+                            line[x] = cells[ch]
+                            x += 1
+                    except KeyError:  # a character new to these attributes: go on from it
+                        _intern(cells, attrs, data)
+                        for ch in data[x - cursor.x:]:
+                            line[x] = cells[ch]
+                            x += 1
+                cursor.x = end
+                self.dirty.add(y)
+                self._last_char = data[-1]
+                return
+        if _IRM in self.mode or not (data.isascii() or _all_narrow(data)):
+            self._draw_unicode(data)
         else:
-            cells = self._cells
-            attrs = cursor.attrs
-            if self._cells_attrs is not attrs:
-                cells = self._cells = self._cell_cache.get(attrs) or self._cells_for(attrs)
-                self._cells_attrs = attrs
-            y = cursor.y
-            line = self.buffer[y]
-            if line.wide:
-                _unsplit_wide(line, x, end)
-            # A plain loop: faster than `line.update(zip(...))` below ~80 cells.
-            try:
-                for ch in data:
-                    line[x] = cells[ch]
-                    x += 1
-            except KeyError:  # a character new to these attributes: go on from it
-                _intern(cells, attrs, data)
-                for ch in data[x - cursor.x:]:
-                    line[x] = cells[ch]
-                    x += 1
-            cursor.x = end
-            self.dirty.add(y)
+            self._draw_wrapping(data)
         self._last_char = data[-1]
+
+    def _new_run(self, x: int, data: str) -> dict[int, Char]:
+        """The cells of `data` drawn from column `x`, kept for the next time."""
+        cells = self._cells
+        if not data.isascii():
+            _intern(cells, self._cells_attrs, data)  # type: ignore[arg-type]
+        run = dict(zip(range(x, x + len(data)), map(cells.__getitem__, data)))
+        if len(data) <= _RUN_MAX:
+            if self._run_cells > _RUN_BUDGET:
+                for _, runs in self._cell_cache.values():
+                    runs.clear()
+                self._runs.clear()
+                self._run_cells = 0
+            self._runs[(x, data)] = run
+            self._run_cells += len(data)
+        return run
+
+    def _tables_for(self, attrs: Char) -> tuple[dict[str, Char], dict[tuple[int, str], dict[int, Char]]]:
+        """The cell table and run cache of `attrs`."""
+        tables = self._cell_cache.get(attrs)  # type: ignore[call-overload]
+        if tables is None:
+            if len(self._cell_cache) > 4096:
+                self._cell_cache.clear()
+            tables = self._cell_cache[attrs] = (_cell_table(attrs), {})  # type: ignore[index]
+        return tables
 
     def _cells_for(self, attrs: Char, data: str = "") -> dict[str, Char]:
         """The cell table of `attrs`, holding every character of `data`."""
-        cells = self._cell_cache.get(attrs)  # type: ignore[call-overload]
-        if cells is None:
-            if len(self._cell_cache) > 4096:
-                self._cell_cache.clear()
-            cells = self._cell_cache[attrs] = _cell_table(attrs)  # type: ignore[index]
+        cells = self._tables_for(attrs)[0]
         if data and not data.isascii():
             _intern(cells, attrs, data)
         return cells
@@ -516,13 +555,17 @@ class VirtualScreen(pyte.Screen):
         super().erase_in_display(how)
 
     def erase_in_line(self, how: int = 0, private: bool = False) -> None:
-        y = self.cursor.y
+        cursor = self.cursor
+        y = cursor.y
         line = self.buffer[y]
         self.dirty.add(y)
-        attrs = self.cursor.attrs
+        attrs = cursor.attrs
         cols = self.columns
-        x0 = min(self.cursor.x, cols - 1)
-        lo, hi = (x0, cols) if how == 0 else (0, x0 + 1) if how == 1 else (0, cols)
+        x0 = cursor.x if cursor.x < cols else cols - 1
+        if how == 0:
+            lo, hi = x0, cols
+        else:
+            lo, hi = (0, x0 + 1) if how == 1 else (0, cols)
         if attrs.bg == "default" and not attrs.reverse:
             # Erased cells are default blanks: drop the ones that exist.
             if lo == 0 and hi == cols:
@@ -667,6 +710,7 @@ class VirtualScreen(pyte.Screen):
                 for x in [k for k in line if k >= columns]:
                     del line[x]
         self.lines, self.columns = lines, columns
+        self.parser.forget_positions()
         self.margins = None
         self.tabstops = set(range(8, columns, 8))
         self.ensure_hbounds()
