@@ -180,3 +180,53 @@ def test_ascii_over_half_of_a_wide_character_blanks_the_other_half():
     s.feed("日本語")
     s.feed("\x1b[1;2Hab")  # overwrites the right half of 日 and the left half of 本
     assert s.text_lines()[0] == " ab 語"
+
+
+def test_redrawing_the_same_words_in_the_same_place_takes_the_current_attributes():
+    # The same text at the same column is drawn from a cache of cell runs:
+    # the cells must still carry the attributes in force now, on every row.
+    s = screen(cols=20, rows=3)
+    s.feed("\x1b[1;1H\x1b[31mstatus line\x1b[2;1H\x1b[32mstatus line\x1b[3;1H\x1b[0mstatus line")
+    s.feed("\x1b[1;1H\x1b[32mstatus line")
+    assert s.text_lines() == ["status line"] * 3
+    fgs = [s.buffer[y][0].fg for y in range(3)]
+    assert fgs == ["green", "green", "default"]
+    assert all(s.buffer[0][x].fg == "green" for x in range(11))
+
+
+def test_a_cached_run_over_a_wide_character_still_blanks_its_other_half():
+    s = screen(cols=10, rows=2)
+    s.feed("\x1b[2;1Hxabcd")  # "abcd" at column 1 is now a cached run
+    s.feed("\x1b[1;1H日本語\x1b[1;2Habcd")  # over the right half of 日, the left half of 語
+    assert s.text_lines() == [" abcd", "xabcd"]
+    assert s.buffer[0][5].data == " "
+
+
+def test_cursor_moves_follow_a_resize_and_origin_mode():
+    s = screen(cols=20, rows=5)
+    s.feed("\x1b[30;40HA")
+    assert (s.cursor.y, s.cursor.x) == (4, 20)  # clamped: the A sits at the last column
+    s.resize(lines=10, columns=50)
+    s.feed("\x1b[30;40HB")
+    assert (s.cursor.y, s.cursor.x) == (9, 40)
+    s.feed("\x1b[3;6r\x1b[?6h\x1b[2;4HC")  # origin mode: relative to the margins
+    assert s.text_lines()[3][3] == "C"
+
+
+@pytest.mark.parametrize("seq, expected", [
+    ("\x1b[K", "abc"), ("\x1b[0K", "abc"), ("\x1b[1K", "    efgh"), ("\x1b[2K", ""),
+])
+def test_erase_in_line_variants(seq, expected):
+    s = screen(cols=8, rows=1)
+    s.feed("abcdefgh\x1b[1;4H" + seq)
+    assert s.text_lines() == [expected]
+
+
+def test_many_distinct_words_keep_the_run_cache_bounded():
+    from screen.vscreen import _RUN_BUDGET, _RUN_MAX
+    s = screen(cols=200, rows=2)
+    for i in range(40_000):
+        s.feed(f"\x1b[1;{i % 150 + 1}Hword-{i:06d}")
+    assert s._run_cells <= _RUN_BUDGET + _RUN_MAX
+    row = s.text_lines()[0]
+    assert row[39_999 % 150:].startswith("word-039999")
