@@ -20,6 +20,29 @@ from screen.vscreen import Line, Span, VirtualScreen, cells_spans
 DEFAULT_GAP = 0.08  # seconds of recording time without output that make a quiet point
 
 
+class SpanCache:
+    """Style spans of row snapshots, shared by the frames of one replay.
+
+    A row that did not change between frames is the very same cell tuple
+    in both, so its spans are worked out once, not once per frame.
+    """
+
+    def __init__(self, limit: int = 4096) -> None:
+        self.limit = limit
+        self._by_id: dict[int, tuple[tuple[Char, ...], tuple[Span, ...]]] = {}
+
+    def spans(self, cells: tuple[Char, ...]) -> tuple[Span, ...]:
+        # Keyed by identity; the entry holds the tuple so its id stays its own.
+        hit = self._by_id.get(id(cells))
+        if hit is not None and hit[0] is cells:
+            return hit[1]
+        if len(self._by_id) >= self.limit:
+            self._by_id.clear()
+        spans = cells_spans(cells)
+        self._by_id[id(cells)] = (cells, spans)
+        return spans
+
+
 @dataclass
 class Frame:
     index: int
@@ -34,13 +57,15 @@ class Frame:
     scrolled: list[str]  # lines that left the main screen since the previous frame
     inputs: list[str] = field(default_factory=list)  # input events since the previous frame
     cells: list[tuple[Char, ...] | None] = field(default_factory=list, repr=False)
+    span_cache: SpanCache | None = field(default=None, repr=False, compare=False)
     _styles: list[tuple[Span, ...]] | None = field(default=None, repr=False)
 
     @property
     def styles(self) -> list[tuple[Span, ...]]:
         """Style spans per row (start, end, fg, bg, flags), computed on first use."""
         if self._styles is None:
-            self._styles = [cells_spans(c) if c is not None else () for c in self.cells]
+            spans = self.span_cache.spans if self.span_cache is not None else cells_spans
+            self._styles = [spans(c) if c is not None else () for c in self.cells]
         return self._styles
 
     def text(self) -> str:
@@ -58,6 +83,7 @@ class FrameBuilder:
         self.want_styles = styles
         self.now = 0.0
         self._ready: list[Frame] = []
+        self._spans = SpanCache()
         self._count = 0
         self._hist_mark = 0
         self._inputs: list[str] = []
@@ -83,7 +109,7 @@ class FrameBuilder:
         self._ready.append(Frame(
             index=self._count, time=self.now, reason=reason, columns=s.columns, rows=s.lines,
             lines=lines, cells=cells if self.want_styles else [], cursor=(s.cursor.x, s.cursor.y), cursor_hidden=s.cursor.hidden,
-            alternate=s.alternate, scrolled=scrolled, inputs=self._inputs))
+            alternate=s.alternate, scrolled=scrolled, inputs=self._inputs, span_cache=self._spans))
         self._count += 1
         self._inputs = []
         self._last_lines = lines
@@ -149,4 +175,4 @@ def replay_screen(path: str | Path, at: float | None = None, scrollback: int = 1
         return h, s, t
 
 
-__all__ = ["Frame", "FrameBuilder", "iter_frames", "replay_screen", "Line"]
+__all__ = ["Frame", "FrameBuilder", "SpanCache", "iter_frames", "replay_screen", "Line"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections import defaultdict, deque
-from itertools import groupby
+from itertools import groupby, repeat
 from operator import itemgetter
 from typing import Any, Callable, NamedTuple
 
@@ -49,6 +49,10 @@ _ROW_GETTERS: dict[int, Callable[[Any], tuple]] = {}
 
 def row_cells(line: dict[int, Char], columns: int) -> tuple[Char, ...]:
     """The row's cells as an immutable tuple (a cheap snapshot; blanks filled in)."""
+    if len(line) < columns:
+        # A sparse row: reading the blanks through `__missing__` (Python) costs
+        # more than asking for every column with a default.
+        return tuple(map(line.get, range(columns), repeat(line.default, columns)))  # type: ignore[attr-defined]
     getter = _ROW_GETTERS.get(columns)
     if getter is None:
         getter = _ROW_GETTERS[columns] = itemgetter(*range(columns)) if columns > 1 else (lambda d: (d[0],))
@@ -64,7 +68,7 @@ def cells_spans(cells: tuple[Char, ...]) -> tuple[Span, ...]:
     spans: list[Span] = []
     x = 0
     for style, group in groupby(map(_STYLE, cells)):
-        n = sum(1 for _ in group)
+        n = len(list(group))
         fg, bg, bold, italics, underscore, strike, reverse = style
         flags = ((FLAG_BOLD if bold else 0) | (FLAG_ITALIC if italics else 0)
                  | (FLAG_UNDERLINE if underscore else 0) | (FLAG_REVERSE if reverse else 0)
@@ -214,8 +218,8 @@ class VirtualScreen(pyte.Screen):
         if self.alternate:
             return
         if line:
-            text = render_text(line, self.columns)
-            spans = render_spans(line, self.columns)
+            cells = row_cells(line, self.columns)
+            text, spans = cells_text(cells), cells_spans(cells)
         else:
             text, spans = "", ()
         if self.scrollback_limit:
@@ -750,9 +754,9 @@ class VirtualScreen(pyte.Screen):
         return list(snap), list(texts)
 
     def fresh_snapshot(self) -> list[tuple[Char, ...] | None]:
-        """Like `snapshot`, re-reading every row (the reference for tests)."""
+        """Like `snapshot`, re-reading every cell the plain way (the reference for tests)."""
         buf, cols = self.buffer, self.columns
-        return [row_cells(buf[y], cols) if buf.get(y) else None for y in range(self.lines)]
+        return [tuple(buf[y][x] for x in range(cols)) if buf.get(y) else None for y in range(self.lines)]
 
     def text_lines(self) -> list[str]:
         """The visible rows as text, trailing blanks trimmed."""

@@ -5,7 +5,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from screen.cast import CastReader, parse_size
-from screen.vscreen import VirtualScreen, cells_text
+from screen.frames import iter_frames
+from screen.vscreen import VirtualScreen, cells_spans, cells_text
 from tests.conftest import recording_cases
 from tests.test_screen_fuzz import ESCAPES
 
@@ -26,7 +27,18 @@ def test_incremental_snapshot_matches_full_read_on_recordings(case):
                 s.resize(lines=rows, columns=c)
             else:
                 continue
-            assert texts(s.snapshot()) == texts(s.fresh_snapshot())
+            assert s.snapshot() == s.fresh_snapshot()
+
+
+@pytest.mark.parametrize("case", recording_cases()[:6], ids=lambda c: f"{c.parent.name}/{c.name}")
+def test_frame_styles_shared_between_frames_are_each_rows_own(case):
+    # Unchanged rows share their spans between frames; every frame must
+    # still get exactly the spans of its own rows.
+    with CastReader(case / "session.cast") as r:
+        frames = list(iter_frames(r))
+    assert frames
+    for f in frames:
+        assert f.styles == [cells_spans(c) if c is not None else () for c in f.cells]
 
 
 @settings(max_examples=200, deadline=None)
