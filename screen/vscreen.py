@@ -9,6 +9,7 @@ transcripts from, so a program that clears the terminal's scrollback
 """
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections import defaultdict, deque
 from itertools import groupby, repeat
@@ -145,6 +146,8 @@ def _intern(cells: dict[str, Char], attrs: Char, data: str) -> None:
 _RUN_MIN = 4
 _RUN_MAX = 512
 _RUN_BUDGET = 1 << 18
+
+_ASCII_OR_NOT = re.compile(r"[\x00-\x7f]+|[^\x00-\x7f]+")
 
 _WIDTH_ONE: dict[str, bool] = {}
 _WIDTHS: dict[str, int] = {}
@@ -283,11 +286,23 @@ class VirtualScreen(pyte.Screen):
                 self.dirty.add(y)
                 self._last_char = data[-1]
                 return
-        if _IRM in self.mode or not (data.isascii() or _all_narrow(data)):
+            self._draw_mixed(data)
+        elif _IRM in self.mode:
             self._draw_unicode(data)
-        else:
+        elif data.isascii() or _all_narrow(data):
             self._draw_wrapping(data)
+        else:
+            self._draw_mixed(data)
         self._last_char = data[-1]
+
+    def _draw_mixed(self, data: str) -> None:
+        """Text with wide or zero-width characters: its ASCII stretches take
+        the run path, only the rest goes character by character."""
+        for part in _ASCII_OR_NOT.findall(data):
+            if part.isascii():
+                self._draw_wrapping(part)
+            else:
+                self._draw_unicode(part)
 
     def _new_run(self, x: int, data: str) -> dict[int, Char]:
         """The cells of `data` drawn from column `x`, kept for the next time."""
@@ -316,7 +331,7 @@ class VirtualScreen(pyte.Screen):
 
     def _cells_for(self, attrs: Char, data: str = "") -> dict[str, Char]:
         """The cell table of `attrs`, holding every character of `data`."""
-        cells = self._tables_for(attrs)[0]
+        cells = self._cells if attrs is self._cells_attrs else self._tables_for(attrs)[0]
         if data and not data.isascii():
             _intern(cells, attrs, data)
         return cells

@@ -230,3 +230,17 @@ def test_many_distinct_words_keep_the_run_cache_bounded():
     assert s._run_cells <= _RUN_BUDGET + _RUN_MAX
     row = s.text_lines()[0]
     assert row[39_999 % 150:].startswith("word-039999")
+
+
+def test_text_mixing_ascii_with_wide_and_combining_characters():
+    s = screen(cols=8, rows=3)
+    s.feed("abcdefg日x\r\n")  # 日 does not fit in the last cell: it wraps, leaving it blank
+    s.feed("cafe\u0301 日")
+    assert s.text_lines() == ["abcdefg", "日x", "café 日"]
+    assert s.buffer[2][3].data == "é" and s.buffer[2][5].data == "日" and s.cursor.x == 7
+
+
+def test_line_drawing_charset_applies_once_to_mixed_text():
+    s = screen(cols=10, rows=1)
+    s.feed("\x1b(0lq日qk\x1b(Bq")  # DEC special graphics, then back to ASCII
+    assert s.text_lines() == ["┌─日─┐q"]
