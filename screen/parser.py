@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
+from pyte import modes
+
 _TEXT_CLASS = r"[^\x00-\x1f\x7f-\x9f]"  # printable: not C0, DEL or C1
 _SGR_RUN = r"(?:\x1b\[[0-9;:]*+m)"
 # Possessive quantifiers (`*+`) and the shared `ESC [` prefix keep the
@@ -90,8 +92,8 @@ _CONTROLS: dict[str, str] = {
     "\x08": "backspace", "\x09": "tab", "\x0a": "linefeed", "\x0b": "linefeed",
     "\x0c": "linefeed", "\x0d": "carriage_return", "\x0e": "shift_out", "\x0f": "shift_in",
 }
-_DECTCEM = 25 << 5
-_DECOM = 6 << 5  # origin mode: CUP is relative to the scroll margins
+_DECTCEM = modes.DECTCEM
+_DECOM = modes.DECOM  # origin mode: CUP is relative to the scroll margins
 
 
 def _sgr_params(raw: str) -> list[int]:
@@ -176,8 +178,9 @@ class Parser:
         handlers = self._handlers
         cup_cache = self._cup_cache
         sgr_cache = self._sgr_cache
-        # The three tokens that make up nearly all TUI output are handled
-        # here, the rest through the handler table.
+        # The four tokens that make up nearly all TUI output (move-colour-write,
+        # colour-write, erase to end of line, bare text) are handled here, the
+        # rest through the handler table.
         for m in _SCAN.finditer(data):
             i = m.lastindex
             if i == _CUP:
@@ -311,7 +314,8 @@ class Parser:
             return  # kitty keyboard, modifyOtherKeys, DA2/3, XTVERSION
         if final == "m":
             if not private:
-                # SGR with a sub-parameter form the run pattern does not take.
+                # SGR with stray `<=>?` bytes among its numbers, which the
+                # run pattern does not take.
                 screen.select_graphic_rendition(*_sgr_params(params))
             return
         name = _CSI_METHODS.get(final)

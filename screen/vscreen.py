@@ -108,7 +108,6 @@ def _as_static(line: dict[int, Char]) -> "StaticDefaultDict[int, Char]":
 
 _LAT1 = pyte.charsets.LAT1_MAP
 _IRM = mo.IRM
-_DECOM = mo.DECOM
 
 
 class Row(StaticDefaultDict):  # type: ignore[type-arg]
@@ -296,8 +295,8 @@ class VirtualScreen(pyte.Screen):
         self._last_char = data[-1]
 
     def _draw_mixed(self, data: str) -> None:
-        """Text with wide or zero-width characters: its ASCII stretches take
-        the run path, only the rest goes character by character."""
+        """Text with wide or zero-width characters: its ASCII stretches are
+        written a row at a time, only the rest character by character."""
         for part in _ASCII_OR_NOT.findall(data):
             if part.isascii():
                 self._draw_wrapping(part)
@@ -459,17 +458,6 @@ class VirtualScreen(pyte.Screen):
         """REP (`CSI n b`): repeat the last printed character."""
         if self._last_char:
             self.draw(self._last_char * min(max(count or 1, 1), 4 * self.columns * self.lines))
-
-    def cursor_position(self, line: int | None = None, column: int | None = None) -> None:
-        """CUP without pyte's bounds helpers: the move TUIs make most often."""
-        if self.margins is not None and _DECOM in self.mode:
-            super().cursor_position(line, column)
-            return
-        cursor = self.cursor
-        x = (column or 1) - 1
-        y = (line or 1) - 1
-        cursor.x = x if 0 <= x < self.columns else 0 if x < 0 else self.columns - 1
-        cursor.y = y if 0 <= y < self.lines else 0 if y < 0 else self.lines - 1
 
     # -- scrolling ----------------------------------------------------------
     def index(self) -> None:
