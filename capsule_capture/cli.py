@@ -15,7 +15,8 @@ from capsule_capture import __version__
 from capsule_capture.errors import UserError
 
 # Order is the order shown in --help.
-COMMANDS = ("record", "cat", "screen", "replay", "explain", "sync", "import_cast", "browse")
+COMMANDS = ("record", "watch", "cat", "screen", "replay", "explain", "sync", "import_cast", "browse", "tui",
+            "fork", "mcp_server", "admin")
 
 
 def build_parser() -> argparse.ArgumentParser:
