@@ -35,7 +35,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("export", help="write conversations as Markdown or JSON files")
     p.add_argument("id", nargs="?")
     p.add_argument("--all", action="store_true")
-    p.add_argument("--format", choices=("markdown", "json"), default="markdown")
+    from capsule_capture.exporters import available
+    p.add_argument("--format", choices=available(), default="markdown")
     p.add_argument("-o", "--output", required=True, help="directory to write into")
     p.set_defaults(func=run_export)
 
@@ -129,11 +130,9 @@ def run_search(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from archive.record import to_json
-    from capsule_capture.render import conversation_markdown
+    from capsule_capture.exporters import exporter
     out = Path(args.output)
     out.mkdir(parents=True, exist_ok=True)
-    n = 0
     with _store() as store:
         if args.all:
             ids = list(store.iter_ids())
@@ -141,15 +140,6 @@ def run_export(args: argparse.Namespace) -> int:
             ids = [_resolve(store, args.id)]
         else:
             raise UserError("give a conversation id or --all")
-        for cid in ids:
-            conv = store.get(cid, raw=False)
-            if conv is None:
-                continue
-            data = to_json(conv)
-            if args.format == "json":
-                (out / f"{cid}.json").write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
-            else:
-                (out / f"{cid}.md").write_text(conversation_markdown(data), encoding="utf-8")
-            n += 1
+        n = exporter(args.format)(store, ids, out, args.format)
     print(f"wrote {n} conversation{'s' if n != 1 else ''} to {out}", file=sys.stderr)
     return 0
