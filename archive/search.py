@@ -21,6 +21,7 @@ import regex
 
 from archive.record import Conversation
 from archive.store import POSTING, Store, terms_of
+from archive.tokens import highlighter
 
 POSTINGS_CAP = 20000
 
@@ -98,7 +99,7 @@ def search(store: Store, query: str, limit: int = 20) -> list[Hit]:
             c = store.get_in(txn, cid.decode(), raw=False) if cid else None
             if c is not None:
                 convs.append((s, c))
-    rx = regex.compile(r"\b(" + "|".join(regex.escape(w) for w in words) + r")\w*", regex.I)
+    rx = highlighter(words)  # archive/tokens.py: CJK terms match inside their run
     hits = []
     for s, c in convs:
         best_i, best_n = 0, -1

@@ -31,6 +31,7 @@ import msgspec
 import regex
 
 from archive.record import Conversation, Turn, summary
+from archive.tokens import terms, tokens
 
 WORD = regex.compile(r"\w{2,40}")
 MAP_SIZE = 1 << 32  # 4 GiB, sparse
@@ -49,16 +50,14 @@ def default_home() -> Path:
 
 
 def terms_of(text: str) -> set[str]:
-    return {w for w in (m.lower() for m in WORD.findall(text)) if w not in STOP}
+    return terms(text)  # archive/tokens.py: words, CJK runs as bigrams
 
 
 def term_freqs(conv: Conversation) -> dict[str, int]:
     tf: dict[str, int] = {}
     for text in [conv.title or ""] + [t.text for t in conv.turns]:
-        for m in WORD.findall(text):
-            w = m.lower()
-            if w not in STOP:
-                tf[w] = tf.get(w, 0) + 1
+        for w in tokens(text):
+            tf[w] = tf.get(w, 0) + 1
     return tf
 
 

@@ -1,0 +1,62 @@
+"""Words of a text as index terms, for the keyword index and its queries.
+
+Latin-script text splits on word boundaries (2 to 40 word characters,
+stop words dropped, lower-cased). Chinese, Japanese and Korean write no
+spaces between words, so a whole sentence is one `\\w+` run and a word
+inside it could never be found; those runs are cut into overlapping
+character bigrams instead (the standard CJK approach of Lucene's CJK
+analyzer and SQLite FTS's bigram tokenizers): `发布流水线` gives `发布`,
+`布流`, `流水`, `水线`, and a query `流水线` gives `流水`, `水线`, both of
+which the sentence holds. A lone CJK character is its own term.
+
+The same function cuts both the indexed text and the query, which is what
+makes them meet.
+"""
+from __future__ import annotations
+
+from typing import Iterable, Iterator
+
+import regex
+
+_CJK_CLASS = r"\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}\u30fc"
+_TOKEN = regex.compile(rf"(?V1)(?P<cjk>[{_CJK_CLASS}]+)|(?P<word>[\w--[{_CJK_CLASS}]]{{2,40}})")
+_IS_CJK = regex.compile(rf"[{_CJK_CLASS}]")
+
+STOP = frozenset("""a an and are as at be but by can do for from has have he her his i if in into is it its
+me my no not of on or our she so than that the their them then there these they this to too up us was we
+were what when which who will with you your""".split())
+
+
+def tokens(text: str) -> Iterator[str]:
+    """Every term of `text`, in order, repeats included (term frequencies count them)."""
+    for m in _TOKEN.finditer(text):
+        run = m.group("cjk")
+        if run is not None:
+            if len(run) == 1:
+                yield run
+            else:
+                for i in range(len(run) - 1):
+                    yield run[i:i + 2]
+            continue
+        w = m.group("word").lower()
+        if w not in STOP:
+            yield w
+
+
+def terms(text: str) -> set[str]:
+    """The distinct terms of `text` (a query's terms)."""
+    return set(tokens(text))
+
+
+def is_cjk(term: str) -> bool:
+    return bool(_IS_CJK.match(term))
+
+
+def highlighter(words: Iterable[str]) -> "regex.Pattern[str]":
+    """A pattern matching the query's terms in text: a Latin term from a word start through
+    the word's end (`pipe` marks `pipeline`); a CJK term wherever it stands in its run."""
+    alts = [regex.escape(w) if is_cjk(w) else r"\b" + regex.escape(w) + r"\w*"
+            for w in sorted(words, key=len, reverse=True)]
+    if not alts:
+        return regex.compile(r"(?!)")
+    return regex.compile("(" + "|".join(alts) + ")", regex.I)
