@@ -1,5 +1,6 @@
 """Getting conversations into the archive: `sync` (native files) and
-`import_cast` (a recording's screen capture), both merging structured-first.
+`store_screen` (a recording's screen capture, its turns made by
+`capsule_capture.pipeline`), both merging structured-first.
 
 Sync is idempotent: each source's size, mtime and the offset read so far
 are kept, an unchanged source is passed over, and a re-read source adds
@@ -180,30 +181,31 @@ def sync(home: Path, agent: str | None = None, store: Store | None = None,
     return stats
 
 
-def screen_conversation(path: str, agent: str | None = None) -> Conversation:
-    """A recording's turns as a screen-vector conversation."""
-    from agents_chrome.replay import replay_cast
-    data = replay_cast(path, agent)
-    turns = [Turn(t["role"], t.get("text") or "", name=t.get("name"), input=t.get("input"), ts=t.get("ts"),
-                  vector="screen", key=f"screen:{i}") for i, t in enumerate(data["turns"])]
-    return Conversation(id=data["id"], agent=data["agent"], title=data.get("title")
-                        or next((t.text[:80] for t in turns if t.role == "user"), None),
-                        workspace=data.get("workspace"), started_at=data.get("started_at"),
-                        ended_at=data.get("ended_at"), sources=[Source("screen", str(Path(path).resolve()))],
-                        turns=turns)
+def store_screen(store: Store, screen: Conversation, source: str, offset: int) -> str | None:
+    """Store a recording's screen capture (turns made above the archive, by
+    `capsule_capture.pipeline`); returns the conversation id it landed in (a
+    native conversation's when it matches one).
+
+    `offset` is how many bytes of the recording `screen` reflects. Several
+    processes may write the same recording at once (a live companion,
+    `watch`, `sync`, `import`); the write of a shorter read than the one
+    already stored is dropped, so a late writer never rolls the archive
+    back, and writing the same read twice changes nothing.
+    """
+    return store.write(_store_screen_in, store, screen, source, offset)
 
 
-def import_cast(path: str, agent: str | None = None, store: Store | None = None) -> str:
-    """Archive a recording's screen capture; returns the conversation id it landed in
-    (a native conversation's when it matches one)."""
-    screen = screen_conversation(path, agent)
-    own = store is None
-    store = store or Store()
+def _store_screen_in(txn, store: Store, screen: Conversation, source: str, offset: int) -> str | None:  # type: ignore[no-untyped-def]
+    st = store.source_state(txn, source)
+    if st is not None and st[2] > offset:
+        return None  # a longer read of this recording is archived already
+    cid = _import_in(txn, store, screen)
     try:
-        return store.write(_import_in, store, screen)
-    finally:
-        if own:
-            store.close()
+        mtime = Path(source).stat().st_mtime
+    except OSError:
+        mtime = 0.0
+    store.set_source_state(txn, source, offset, mtime, offset)
+    return cid
 
 
 def _import_in(txn, store: Store, screen: Conversation) -> str:  # type: ignore[no-untyped-def]

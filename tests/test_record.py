@@ -44,7 +44,7 @@ def test_keystrokes_reach_child_and_output_reaches_terminal(tmp_path):
         line = input("say: ")
         print("GOT " + line.upper())
     """)
-    p, out = spawn_record(tmp_path, sys.executable, child)
+    p, out = spawn_record(tmp_path, sys.executable, child, extra=("--input",))
     p.expect("say: ")
     p.sendline("hello there")
     p.expect("GOT HELLO THERE")
@@ -121,7 +121,7 @@ def test_password_typed_with_echo_off_is_never_recorded(tmp_path):
         name = input("name: ")
         print("hi", name)
     """)
-    p, out = spawn_record(tmp_path, sys.executable, child)
+    p, out = spawn_record(tmp_path, sys.executable, child, extra=("--input",))
     p.expect("Password: ")
     p.sendline("s3cr3t-hunter2")
     p.expect("length 14")
@@ -212,7 +212,7 @@ def test_records_a_real_agent_cli(tmp_path):
 
 
 def test_recording_is_archived_when_the_session_ends(tmp_path):
-    """No --no-archive: the recording lands in the archive as a screen capture."""
+    """No --no-archive: the recording lands in the archive as a screen capture (in the background)."""
     home = tmp_path / "home"
     child = script(tmp_path, "chat.py", """
         line = input("> ")
@@ -227,7 +227,12 @@ def test_recording_is_archived_when_the_session_ends(tmp_path):
     p.expect(pexpect.EOF)
     p.close()
     assert p.exitstatus == 0
-    rows = json.loads(cli("list", "--format", "json", env={"CAPSULE_CAPTURE_HOME": str(home)}).stdout)
+    deadline = time.time() + 20  # the companion finishes in the background
+    while True:
+        rows = json.loads(cli("list", "--format", "json", env={"CAPSULE_CAPTURE_HOME": str(home)}).stdout or "[]")
+        if rows or time.time() > deadline:
+            break
+        time.sleep(0.3)
     assert len(rows) == 1 and rows[0]["turns"] >= 1
     conv = json.loads(cli("show", rows[0]["id"], "--format", "json",
                           env={"CAPSULE_CAPTURE_HOME": str(home)}).stdout)

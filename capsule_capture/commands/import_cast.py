@@ -14,10 +14,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from archive.ingest import import_cast
+    from capsule_capture.pipeline import import_recording
     from screen.cast import CastError
     try:
-        cid = import_cast(args.file, args.agent)
+        cid = import_recording(args.file, args.agent)
     except CastError as e:
         raise UserError(str(e)) from None
     print(cid)

@@ -51,12 +51,19 @@ def spawn(session: Session) -> PtyProcess:
                             cwd=session.cwd)
 
 
-def run(proc: PtyProcess, writer: AsciicastWriter, record_input: bool = True, stdin_fd: int = 0,
+def run(proc: PtyProcess, writer: AsciicastWriter, record_input: bool = False, stdin_fd: int = 0,
         stdout_fd: int = 1, size_fd: int | None = None,
         on_resize: Callable[[int, int], None] | None = None) -> int:
     """Copy bytes until the child closes its terminal; return its exit code
-    (128+N for a death by signal N)."""
+    (128+N for a death by signal N).
+
+    Input is queued and written as the child takes it, so piped input larger
+    than the PTY's buffer never blocks the output side. When input ends (a
+    pipe or /dev/null on stdin) the child gets end-of-file the way a
+    terminal gives it: VEOF (^D), twice if a line is still open.
+    """
     master = proc.fd
+    os.set_blocking(master, False)
     wake_r, wake_w = os.pipe()
     os.set_blocking(wake_w, False)
     handled = [signal.SIGWINCH, signal.SIGTERM, signal.SIGHUP]
@@ -70,42 +77,70 @@ def run(proc: PtyProcess, writer: AsciicastWriter, record_input: bool = True, st
             pass
 
     saved = {s: signal.signal(s, handler) for s in handled}
-    readers = [master, wake_r]
+    stdin_open = True
     try:
         os.fstat(stdin_fd)
-        readers.append(stdin_fd)
     except OSError:
-        pass
+        stdin_open = False
+    to_child = bytearray()
+    last_in = b"\n"
+    eof_sent = False
     try:
         while True:
+            readers = [master, wake_r]
+            if stdin_open and len(to_child) < READ_SIZE:
+                readers.append(stdin_fd)
+            writers = [master] if to_child else []
             try:
-                ready, _, _ = select.select(readers, [], [], writer.next_deadline())
+                ready, wready, _ = select.select(readers, writers, [], writer.next_deadline())
             except InterruptedError:
                 continue
             writer.flush_due()
             if master in ready:
                 try:
                     data = os.read(master, READ_SIZE)
+                except BlockingIOError:
+                    data = None
                 except OSError as e:
                     if e.errno in (errno.EIO, errno.EBADF):
                         break
                     raise
-                if not data:
-                    break
-                _write_all(stdout_fd, data)
-                writer.write("o", data)
+                if data is not None:
+                    if not data:
+                        break
+                    _write_all(stdout_fd, data)
+                    writer.write("o", data)
             if stdin_fd in ready:
                 try:
                     data = os.read(stdin_fd, READ_SIZE)
                 except OSError:
                     data = b""
                 if not data:
-                    readers.remove(stdin_fd)
+                    stdin_open = False
                 else:
-                    # Secrets: what is typed while the child has echo off is never kept.
-                    if record_input and terminal.echo_on(master):
+                    # Keys are kept only when asked (--input), and never a line
+                    # typed with echo off (a password prompt).
+                    if record_input and not terminal.secret_input(master):
                         writer.write("i", data)
-                    _write_all(master, data)
+                    to_child += data
+                    last_in = data[-1:]
+            if not stdin_open and not eof_sent and not to_child:
+                # end of input: what a terminal sends for ^D; a first VEOF
+                # only ends an open line
+                eof = terminal.eof_char(master)
+                to_child += eof if last_in in (b"\n", b"\r") else eof + eof
+                eof_sent = True
+            if to_child and (master in wready or len(to_child) < 4096):
+                try:
+                    n = os.write(master, to_child)
+                    del to_child[:n]
+                except BlockingIOError:
+                    pass
+                except OSError as e:
+                    if e.errno in (errno.EIO, errno.EBADF):
+                        to_child.clear()
+                    else:
+                        raise
             if wake_r in ready:
                 for b in os.read(wake_r, 64):
                     sig = _BYTE_SIGNALS.get(b)

@@ -26,7 +26,13 @@ MAX_PENDING = 1 << 20  # bytes queued before a flush regardless of time
 class AsciicastWriter:
     def __init__(self, path: str, header: dict[str, Any]) -> None:
         self.path = path
-        self._fh: BinaryIO = open(path, "wb")
+        # private from the first byte: 0600, whatever the umask
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0), 0o600)
+        try:
+            os.fchmod(fd, 0o600)
+        except OSError:
+            pass
+        self._fh: BinaryIO = os.fdopen(fd, "wb")
         self._fh.write((json.dumps(header, ensure_ascii=False) + "\n").encode("utf-8"))
         self._fh.flush()
         self._start = time.monotonic()
@@ -80,8 +86,9 @@ class AsciicastWriter:
             self._fh.write(self._encode(batch))
             self._fh.flush()
 
-    def close(self) -> None:
-        """Write what is left (and any half-decoded bytes) and fsync."""
+    def close(self, fsync: bool = True) -> None:
+        """Write what is left (and any half-decoded bytes) and fsync (unless the
+        caller hands the fsync to someone off the user's path: the live companion)."""
         if self._closed:
             return
         self._closed = True
@@ -91,8 +98,9 @@ class AsciicastWriter:
         if tail:
             self._fh.write(tail)
         self._fh.flush()
-        try:
-            os.fsync(self._fh.fileno())
-        except OSError:
-            pass
+        if fsync:
+            try:
+                os.fsync(self._fh.fileno())
+            except OSError:
+                pass
         self._fh.close()

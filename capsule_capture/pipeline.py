@@ -1,0 +1,385 @@
+"""Recording -> screen -> chrome -> turns -> archive: the wiring, above both halves.
+
+`archive/` stores turns and never makes them; `agents_chrome/` makes turns and
+never stores them. This module joins them, in two ways that share one code
+path so a live capture and an offline import of the same file agree:
+
+- `Follower` reads a recording incrementally (as a recorder appends to it),
+  keeps the virtual screen and the frames taken so far, and rebuilds the
+  conversation from those frames on demand (only the chrome step re-runs;
+  the terminal emulation never replays from the start);
+- `screen_conversation` / `import_recording` read a whole file with the same
+  follower.
+
+Every archive write carries the byte offset of the recording it reflects,
+and the archive refuses an older offset than the one it has (see
+`archive.ingest.store_screen`): a live companion, `watch`, `sync` and
+`import` may write the same recording at once and the newest read wins.
+"""
+from __future__ import annotations
+
+import fcntl
+import io
+import json
+import os
+import stat
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterator
+
+from agents_chrome import registry
+from agents_chrome.replay import DETECT_FRAMES, recording_id
+from archive.record import Conversation, Source, Turn
+from screen.cast import CastError, CastHeader, CastReader
+from screen.frames import DEFAULT_GAP, Frame, FrameBuilder
+
+#: header field `capsule-capture record` writes: the recording's own id, stable
+#: while the file grows (a hash of its first bytes is not)
+ID_FIELD = "capsule_capture_id"
+#: header field written by `record --no-archive`: sync and watch leave the file alone
+NO_ARCHIVE_FIELD = "capsule_capture_archive"
+#: wall seconds without growth after which the recorder's last output is a quiet point
+QUIET_WALL = 0.5
+READ_CHUNK = 1 << 20
+
+
+def _iso(ts: float | None) -> str | None:
+    if ts is None:
+        return None
+    try:
+        return datetime.fromtimestamp(float(ts), tz=timezone.utc).isoformat()
+    except (OverflowError, OSError, ValueError, TypeError):
+        return None
+
+
+class _Lines:
+    """The complete lines read so far, as the text stream `CastReader` iterates.
+
+    Iterating hands over (and forgets) the pending lines; a line still being
+    written (no newline yet) stays in the byte buffer until it is whole.
+    """
+
+    def __init__(self) -> None:
+        self.pending: list[str] = []
+
+    def readline(self) -> str:
+        return self.pending.pop(0) if self.pending else ""
+
+    def __iter__(self) -> Iterator[str]:
+        while self.pending:
+            yield self.pending.pop(0)
+
+    def close(self) -> None:
+        self.pending.clear()
+
+
+@dataclass
+class Follower:
+    """A recording read as it grows: screen state and frames are kept between reads."""
+
+    path: str
+    agent: str | None = None
+    gap: float = DEFAULT_GAP
+    offset: int = 0  # bytes of the file consumed (complete lines only)
+    frames: list[Frame] = field(default_factory=list)
+    header: CastHeader | None = None
+    finished: bool = False
+    skipped: int = 0
+    _buf: bytes = b""
+    _lines: _Lines = field(default_factory=_Lines)
+    _reader: CastReader | None = None
+    _fb: FrameBuilder | None = None
+    _last_time: float = 0.0  # recording time of the last event fed
+    _time_base: float = 0.0  # asciicast v3: times are deltas; each batch continues from here
+    _grew_at: float = field(default_factory=time.monotonic)
+    _probed: bool = True
+    _name: str | None = None
+
+    def poll(self, fh: io.BufferedReader | None = None) -> int:
+        """Read what was appended since the last call; returns new frames taken."""
+        own = fh is None
+        fh = fh or open(self.path, "rb")
+        try:
+            fh.seek(self.offset + len(self._buf))
+            data = fh.read(READ_CHUNK)
+            got = 0
+            while data:
+                got += self._feed_bytes(data)
+                data = fh.read(READ_CHUNK)
+        finally:
+            if own:
+                fh.close()
+        return got
+
+    def _feed_bytes(self, data: bytes) -> int:
+        self._grew_at = time.monotonic()
+        self._probed = False
+        buf = self._buf + data
+        cut = buf.rfind(b"\n")
+        if cut < 0:
+            self._buf = buf
+            return 0
+        whole, self._buf = buf[:cut + 1], buf[cut + 1:]
+        self.offset += len(whole)
+        self._lines.pending.extend(whole.decode("utf-8", "replace").splitlines(keepends=True))
+        if self._reader is None:
+            self._open()
+        return self._drain_events()
+
+    def _open(self) -> None:
+        self._reader = CastReader(self.path, stream=self._lines)  # type: ignore[arg-type]
+        self.header = self._reader.header
+        self._fb = FrameBuilder(self.header.width, self.header.height, gap=self.gap)
+
+    def _drain_events(self) -> int:
+        assert self._reader is not None and self._fb is not None
+        before = len(self.frames)
+        relative = self._reader.header.version == 3
+        base = self._last_time if relative else 0.0
+        for ev in self._reader.events(warn=False):
+            t = base + ev.time
+            self._last_time = t
+            self.frames.extend(self._fb.feed_event(t, ev.code, ev.data))
+        self.skipped = self._reader.skipped
+        return len(self.frames) - before
+
+    def probe_quiet(self, quiet: float = QUIET_WALL) -> int:
+        """Take the frame a later event would take, once the file has been still.
+
+        Offline, the frame at a pause is taken when the next event arrives
+        after the gap. A recorder writes within 50 ms, so a file unchanged
+        for `quiet` wall seconds means the next event (if any) comes after
+        the gap: taking the frame now gives the very frames a replay of the
+        finished file gives, only sooner. A prompt waiting for the user
+        reaches the archive without waiting for the user.
+        """
+        if self._fb is None or self._probed or time.monotonic() - self._grew_at < quiet:
+            return 0
+        self._probed = True
+        before = len(self.frames)
+        self.frames.extend(self._fb.feed_event(self._last_time + self.gap, "_", ""))
+        return len(self.frames) - before
+
+    def finish(self) -> None:
+        """The recording is complete: take the closing frame."""
+        if self.finished:
+            return
+        if self._buf.strip():  # a last line without its newline (a killed recorder)
+            tail, self._buf = self._buf, b""
+            self.offset += len(tail)
+            self._lines.pending.append(tail.decode("utf-8", "replace"))
+            if self._reader is None:
+                self._open()
+            self._drain_events()
+        if self._reader is None:
+            raise CastError(f"{self.path}: empty file, not an asciicast recording")
+        assert self._fb is not None
+        self.frames.extend(self._fb.finish())
+        self.finished = True
+
+    # -- the conversation ---------------------------------------------------
+    def agent_name(self) -> str:
+        """The profile that reads this recording: --agent, else the header, else
+        the screen (settled once the first frames a replay looks at are in)."""
+        if self._name:
+            return self._name
+        assert self.header is not None
+        name = registry.canonical(self.agent) if self.agent else None
+        if name is None:
+            name = registry.detect(self.header, [])
+            if name == "generic":  # nothing in the header: the screen decides
+                name = registry.detect(self.header, [f.text() for f in self.frames[:DETECT_FRAMES]])
+                if len(self.frames) < DETECT_FRAMES and not self.finished:
+                    return name  # more frames may still change it
+        self._name = name
+        return name
+
+    def conversation_id(self) -> str:
+        assert self.header is not None
+        own = self.header.raw.get(ID_FIELD)
+        if isinstance(own, str) and own.startswith("rec-") and 4 < len(own) <= 64:
+            return own
+        return recording_id(self.path)
+
+    def conversation(self) -> Conversation:
+        """The conversation the frames so far show (screen vector)."""
+        if self.header is None:
+            raise CastError(f"{self.path}: empty file, not an asciicast recording")
+        name = self.agent_name()
+        profile = registry.load(name)
+        made, _ = profile.reconstruct(list(self.frames), self.header)
+        start = self.header.timestamp
+        end_t = self.frames[-1].time if self.frames else 0.0
+        turns = []
+        for i, t in enumerate(made):
+            ts = t.ts
+            if ts is None and start is not None and t.time is not None:
+                ts = _iso(float(start) + t.time)
+            turns.append(Turn(t.role, t.text or "", name=t.name, input=t.input, ts=ts, vector="screen",
+                              key=f"screen:{i}"))
+        title = self.header.title or next((t.text[:80] for t in turns if t.role == "user"), None)
+        return Conversation(id=self.conversation_id(), agent=name, title=title,
+                            workspace=self.header.raw.get("cwd") if isinstance(self.header.raw.get("cwd"), str)
+                            else None,
+                            started_at=_iso(start),
+                            ended_at=_iso(float(start) + end_t) if start is not None else None,
+                            sources=[Source("screen", str(Path(self.path).resolve()))], turns=turns)
+
+
+def read_whole(path: str | Path, agent: str | None = None) -> Follower:
+    f = Follower(str(path), agent)
+    try:
+        f.poll()
+    except OSError as e:
+        raise CastError(f"{path}: cannot open ({e.strerror})") from None
+    f.finish()
+    return f
+
+
+def screen_conversation(path: str | Path, agent: str | None = None) -> Conversation:
+    """A recording's turns as a screen-vector conversation."""
+    return read_whole(path, agent).conversation()
+
+
+def store_follower(store: Any, follower: Follower) -> str | None:
+    """Write what the follower has so far; None when it shows no turn yet."""
+    from archive.ingest import store_screen
+    conv = follower.conversation()
+    if not conv.turns:
+        return None
+    return store_screen(store, conv, conv.sources[0].path, follower.offset)
+
+
+def import_recording(path: str | Path, agent: str | None = None, store: Any = None) -> str:
+    """Archive a whole recording (idempotent); returns the conversation id it landed in."""
+    from archive.store import Store
+    f = read_whole(path, agent)
+    own = store is None
+    store = store or Store(archive_path())
+    try:
+        conv = f.conversation()
+        from archive.ingest import store_screen
+        return store_screen(store, conv, conv.sources[0].path, f.offset) or conv.id
+    finally:
+        if own:
+            store.close()
+
+
+# -- the data home ----------------------------------------------------------
+def data_home() -> Path:
+    from capsule_capture.home import data_home as home
+    return home()
+
+
+def archive_path(home: Path | None = None) -> Path:
+    return (home or data_home()) / "archive"
+
+
+def recordings_dir(home: Path | None = None) -> Path:
+    return (home or data_home()) / "recordings"
+
+
+def private_dir(path: Path, top: Path | None = None) -> None:
+    """Create `path` (and parents) 0700; tighten `path` and its parents up to `top`."""
+    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    stop = (top or path).resolve()
+    p = path.resolve()
+    while True:
+        tighten(p, 0o700)
+        if p == stop or p.parent == p or stop not in p.parents:
+            break
+        p = p.parent
+
+
+def tighten(path: Path, mode: int) -> None:
+    """chmod down to `mode` when the file or folder is looser (never loosens)."""
+    try:
+        st = os.stat(path)
+        if stat.S_IMODE(st.st_mode) & ~mode & 0o777:
+            os.chmod(path, stat.S_IMODE(st.st_mode) & mode)
+    except OSError:
+        pass
+
+
+# -- recordings not archived (killed recorder, crash, reboot) ------------------
+@dataclass
+class RecordingStats:
+    found: int = 0
+    imported: int = 0
+    current: int = 0  # archived up to their last byte already
+    live: int = 0  # a companion is capturing them now
+    opted_out: int = 0  # recorded with --no-archive
+    problems: list[str] = field(default_factory=list)
+
+
+def is_live(path: Path) -> bool:
+    """A live companion holds a lock on the recording while it captures it."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
+    return False
+
+
+def opted_out(path: Path) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            head = json.loads(fh.readline(1 << 16) or b"{}")
+    except (OSError, ValueError):
+        return False
+    return isinstance(head, dict) and head.get(NO_ARCHIVE_FIELD) is False
+
+
+def pending_recordings(store: Any, home: Path | None = None) -> tuple[list[Path], RecordingStats]:
+    """Recordings under the data home that the archive lacks or holds only in part."""
+    stats = RecordingStats()
+    root = recordings_dir(home)
+    if not root.is_dir():
+        return [], stats
+    tighten(root, 0o700)
+    todo: list[Path] = []
+    with store.env.begin() as txn:
+        for dirpath, dirnames, files in os.walk(root):
+            for d in dirnames:
+                tighten(Path(dirpath) / d, 0o700)
+            for name in sorted(files):
+                if not name.endswith(".cast"):
+                    continue
+                p = Path(dirpath) / name
+                tighten(p, 0o600)
+                stats.found += 1
+                try:
+                    size = p.stat().st_size
+                except OSError as e:
+                    stats.problems.append(f"{p}: unreadable ({e.strerror})")
+                    continue
+                st = store.source_state(txn, str(p.resolve()))
+                if st is not None and st[2] >= size:
+                    stats.current += 1
+                elif opted_out(p):
+                    stats.opted_out += 1
+                elif is_live(p):
+                    stats.live += 1
+                else:
+                    todo.append(p)
+    return todo, stats
+
+
+def import_pending(store: Any, home: Path | None = None) -> RecordingStats:
+    """Archive every recording under the data home not archived to its end (idempotent)."""
+    todo, stats = pending_recordings(store, home)
+    for p in todo:
+        try:
+            import_recording(p, None, store)
+            stats.imported += 1
+        except (CastError, OSError, UnicodeDecodeError, ValueError) as e:
+            stats.problems.append(f"{p}: not imported ({e})")
+    return stats
