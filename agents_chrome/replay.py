@@ -6,10 +6,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from agents_chrome import registry
+from agents_chrome import registry, shell
 from agents_chrome.rules import Labeled
 from agents_chrome.turns import Turn
-from screen.cast import CastReader
+from screen.cast import CastHeader
+from screen.rawlog import open_recording
 from screen.frames import DEFAULT_GAP, Frame, iter_frames
 
 DETECT_FRAMES = 40  # frames of screen text looked at to recognise an agent
@@ -32,18 +33,50 @@ def _iso(ts: float | None) -> str | None:
         return None
 
 
-def replay(path: str | Path, agent: str | None = None, gap: float = DEFAULT_GAP
-           ) -> tuple[dict[str, Any], list[Turn], list[Labeled]]:
-    """Replay a recording: (conversation header fields, turns, labeled transcript)."""
-    with CastReader(path) as reader:
-        header = reader.header
-        frames: list[Frame] = list(iter_frames(reader, gap=gap))
+def reconstruct(frames: list[Frame], header: CastHeader, agent: str | None = None
+                ) -> tuple[str, list[Turn], list[Labeled]]:
+    """Frames -> (agent name, turns, labeled transcript): the one place that
+    decides which profile reads which frames.
+
+    A shell that ran agents is cut into stretches (`shell.py`); otherwise
+    the whole recording goes to one profile: `agent`, else the header's,
+    else the one the screen shows.
+    """
     name = registry.canonical(agent) if agent else None
+    stretches = shell.split(frames, header, forced=name)
+    if stretches is not None:
+        agents = shell.agents_in(stretches)
+        turns: list[Turn] = []
+        labeled: list[Labeled] = []
+        for s in stretches:
+            if len(agents) > 1 and s.agent:
+                for t in s.turns:
+                    t.extra.setdefault("agent", s.agent)
+            turns.extend(s.turns)
+            labeled.extend(s.labeled)
+        return name or agents[0], turns, labeled
     if name is None:
         early = [f.text() for f in frames[:DETECT_FRAMES]]
         name = registry.detect(header, early)
-    profile = registry.load(name)
-    turns, labeled = profile.reconstruct(frames, header)
+    turns, labeled = registry.load(name).reconstruct(frames, header)
+    return name, turns, labeled
+
+
+def replay(path: str | Path, agent: str | None = None, gap: float = DEFAULT_GAP,
+           size: tuple[int, int] | None = None, timing: str | Path | None = None
+           ) -> tuple[dict[str, Any], list[Turn], list[Labeled]]:
+    """Replay a recording: (conversation header fields, turns, labeled transcript).
+
+    The recording may be an asciicast, a script(1) typescript (with its
+    `timing` file or without) or a raw terminal log; `size` gives the
+    terminal size where the file has none. A shell that ran agents is cut
+    into stretches (`shell.py`): each agent's turns come from its own
+    profile, the shell's commands become `system` turns.
+    """
+    with open_recording(path, size=size, timing=timing) as reader:
+        header = reader.header
+        frames: list[Frame] = list(iter_frames(reader, gap=gap))  # type: ignore[arg-type]
+    name, turns, labeled = reconstruct(frames, header, agent)
     start = header.timestamp
     end_t = frames[-1].time if frames else 0.0
     for t in turns:
@@ -61,7 +94,8 @@ def replay(path: str | Path, agent: str | None = None, gap: float = DEFAULT_GAP
     return meta, turns, labeled
 
 
-def replay_cast(path: str, agent: str | None = None) -> dict[str, Any]:
+def replay_cast(path: str, agent: str | None = None, size: tuple[int, int] | None = None,
+                timing: str | Path | None = None) -> dict[str, Any]:
     """The conversation JSON (docs/conversation-json.md) of a recording."""
-    meta, turns, _ = replay(path, agent)
+    meta, turns, _ = replay(path, agent, size=size, timing=timing)
     return {**meta, "turns": [t.to_json() for t in turns]}

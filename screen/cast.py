@@ -8,6 +8,7 @@ complete line before it is still good history.
 from __future__ import annotations
 
 import json
+import math
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,6 +17,12 @@ from typing import IO, Iterator
 
 class CastError(ValueError):
     """The file is not an asciicast recording we can read."""
+
+
+# Larger than any real terminal; a header asking for more is damaged, and
+# honouring it would allocate a screen the size of the number.
+MAX_COLS = 4000
+MAX_ROWS = 2000
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,26 +53,37 @@ class CastHeader:
 def _parse_header(line: str, path: str) -> CastHeader:
     try:
         obj = json.loads(line)
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):
         raise CastError(f"{path}: not an asciicast recording (first line is not a JSON header)") from None
     if not isinstance(obj, dict) or "version" not in obj:
         raise CastError(f"{path}: not an asciicast recording (no version in the header)")
     version = obj.get("version")
-    if version not in (2, 3):
+    if version not in (2, 3) or isinstance(version, bool):
         raise CastError(f"{path}: unsupported asciicast version {version!r} (2 and 3 are read)")
+    env_obj = obj.get("env")
+    env = {str(k): str(v) for k, v in env_obj.items()} if isinstance(env_obj, dict) else {}
     if version == 3:
-        term = obj.get("term") or {}
+        term = obj.get("term")
+        term = term if isinstance(term, dict) else {}
         width, height = term.get("cols"), term.get("rows")
-        env = dict(obj.get("env") or {})
-        if term.get("type"):
+        if isinstance(term.get("type"), str):
             env.setdefault("TERM", term["type"])
     else:
         width, height = obj.get("width"), obj.get("height")
-        env = dict(obj.get("env") or {})
-    if not isinstance(width, int) or not isinstance(height, int) or width <= 0 or height <= 0:
+    if (not isinstance(width, int) or not isinstance(height, int) or isinstance(width, bool)
+            or isinstance(height, bool) or width <= 0 or height <= 0):
         raise CastError(f"{path}: asciicast header has no valid terminal size")
-    return CastHeader(version=version, width=width, height=height, timestamp=obj.get("timestamp"),
-                      command=obj.get("command"), title=obj.get("title"), env=env, raw=obj)
+    if width > MAX_COLS or height > MAX_ROWS:
+        raise CastError(f"{path}: asciicast header size {width}x{height} is beyond any terminal "
+                        f"(at most {MAX_COLS}x{MAX_ROWS})")
+    ts = obj.get("timestamp")
+    ts = ts if isinstance(ts, (int, float)) and not isinstance(ts, bool) and math.isfinite(ts) else None
+
+    def text(key: str) -> str | None:
+        v = obj.get(key)
+        return v if isinstance(v, str) else None
+    return CastHeader(version=version, width=width, height=height, timestamp=ts,
+                      command=text("command"), title=text("title"), env=env, raw=obj)
 
 
 class CastReader:
@@ -111,9 +129,16 @@ class CastReader:
             if not line.strip() or line.startswith("#"):
                 continue
             try:
-                t, code, data = json.loads(line)
+                ev = json.loads(line)
+                if not isinstance(ev, list):
+                    raise ValueError("not an event")
+                t, code, data = ev
+                if isinstance(t, bool):
+                    raise ValueError("not a time")
                 t = float(t)
-            except (json.JSONDecodeError, ValueError, TypeError):
+                if not math.isfinite(t):
+                    raise ValueError("not a time")
+            except (json.JSONDecodeError, ValueError, TypeError, RecursionError):
                 self.skipped += 1
                 what = "truncated last line" if not line.endswith("\n") else "malformed line"
                 msg = f"{self.path}:{lineno}: skipped {what}"
@@ -137,6 +162,6 @@ def parse_size(data: str) -> tuple[int, int] | None:
         cols, rows = int(c), int(r)
     except ValueError:
         return None
-    if cols <= 0 or rows <= 0:
+    if cols <= 0 or rows <= 0 or cols > MAX_COLS or rows > MAX_ROWS:
         return None
     return cols, rows

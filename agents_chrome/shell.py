@@ -1,0 +1,274 @@
+"""A recording of a shell that runs agents: cut it into shell and agent stretches.
+
+`capsule-capture record -- bash`, then `claude` typed at the prompt, later
+`exit` and more shell: the agent's profile must see only the agent's frames,
+or shell prompts and command output join its turns.
+
+Structure used, never words:
+- A *shell input frame*: main screen, the cursor on a row whose text up to
+  the cursor starts with a prompt (a run of non-blank text ending in `$`,
+  `#` or `%` and a space) and nothing after the cursor. Bash, zsh and sh
+  prompts all look like that; agents draw their input boxes with their own
+  glyphs, on the alternate screen, or with the cursor hidden inside a box.
+- Each new prompt row (absolute: rows scrolled into history counted) opens
+  a *run*: the command typed there and everything until the next prompt.
+- A run belongs to an agent when its command names one (`registry.from_command`),
+  or when what it drew after its prompt row (new main-screen rows, alternate
+  screen) shows an agent's screen signature. Text still visible from
+  earlier runs is not looked at: an exited agent's last screen must not
+  claim the `ls` typed after it.
+- An agent run's frames go to that agent's profile with the shell's rows
+  (everything at or above its prompt row, and the next prompt row and
+  below) blanked, in the visible rows and in the lines scrolled to history,
+  so an inline agent (Claude Code) keeps its own scrollback and nothing else.
+
+What the shell did becomes `system` turns named `shell` (the prompt line with
+its command, then the output), in order between the agent's turns: a user
+reading the conversation sees what was run around it, and the agent's own
+turns stay clean. A recording where no run is an agent is not cut at all.
+"""
+from __future__ import annotations
+
+import os
+import shlex
+from dataclasses import dataclass, field, replace
+from typing import Iterable
+
+import regex
+
+from agents_chrome import registry
+from agents_chrome.rules import Labeled
+from agents_chrome.transcript import TLine
+from agents_chrome.turns import Turn
+from screen.cast import CastHeader
+from screen.frames import Frame
+
+#: the text before the cursor on a shell's input row: prompt, then what is typed
+PROMPT = regex.compile(r"^(?P<prompt>\S[^\n]{0,120}?[$#%] )(?P<typed>.*)$")
+SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "mksh", "fish", "tcsh", "csh", "ash", "busybox"})
+DETECT_FRAMES = 60  # frames of a run looked at for an agent's signature
+
+
+@dataclass
+class Run:
+    """What follows one shell prompt: frames [start, end) of the recording."""
+    start: int
+    prompt_abs: int | None  # absolute row of its prompt; None for what precedes the first prompt
+    prompt: str = ""
+    command: str = ""
+    end: int = 0
+    agent: str | None = None
+    lines: dict[int, str] = field(default_factory=dict)  # absolute row -> text, for shell runs
+
+
+def is_shell_command(command: str | None) -> bool:
+    """The recording's command is an interactive shell (or absent, as in a raw log)."""
+    if not command:
+        return True
+    try:
+        argv = shlex.split(command)
+    except ValueError:
+        argv = command.split()
+    if not argv:
+        return True
+    base = os.path.basename(argv[0]).lstrip("-")
+    return base in SHELLS
+
+
+def shell_input(frame: Frame) -> tuple[str, str] | None:
+    """(prompt, typed text) when the frame waits at a shell prompt."""
+    if frame.alternate:
+        return None
+    x, y = frame.cursor
+    if y >= len(frame.lines):
+        return None
+    row = frame.lines[y]
+    if row[x:].strip():
+        return None
+    m = PROMPT.match(row[:x].ljust(x) if x > len(row) else row[:x])
+    if m is None:
+        return None
+    return m.group("prompt"), m.group("typed").rstrip()
+
+
+def _absolute(frames: list[Frame]) -> list[int]:
+    """Per frame: how many lines had scrolled into history by its end."""
+    out, total = [], 0
+    for f in frames:
+        total += len(f.scrolled)
+        out.append(total)
+    return out
+
+
+def find_runs(frames: list[Frame]) -> list[Run]:
+    hist = _absolute(frames)
+    runs: list[Run] = []
+    for k, f in enumerate(frames):
+        si = shell_input(f)
+        if si is None:
+            continue
+        row_abs = hist[k] + f.cursor[1]
+        if runs and runs[-1].prompt_abs == row_abs:
+            if si[0] == runs[-1].prompt:
+                runs[-1].command = si[1]
+            continue
+        if not runs and k > 0:
+            runs.append(Run(0, None))
+        runs.append(Run(k, row_abs, si[0], si[1]))
+    for i, r in enumerate(runs):
+        r.end = runs[i + 1].start if i + 1 < len(runs) else len(frames)
+        if r.prompt_abs is not None:
+            r.command = _submitted(frames, hist, r) or r.command
+    return runs
+
+
+def _submitted(frames: list[Frame], hist: list[int], run: Run) -> str | None:
+    """The full command line on the run's prompt row once Enter was pressed."""
+    best = None
+    for k in range(run.start, min(run.end + 1, len(frames))):
+        f = frames[k]
+        if f.alternate:
+            break
+        y = run.prompt_abs - hist[k]  # type: ignore[operator]
+        if 0 <= y < len(f.lines) and f.lines[y].startswith(run.prompt):
+            best = f.lines[y][len(run.prompt):].strip()
+        if f.cursor[1] != y:
+            break
+    return best
+
+
+def _new_text(frames: list[Frame], hist: list[int], run: Run) -> list[str]:
+    """What the run drew itself: rows below its prompt row, and the alternate screen."""
+    out: list[str] = []
+    top = run.prompt_abs if run.prompt_abs is not None else -1
+    for k in range(run.start, min(run.end, run.start + DETECT_FRAMES)):
+        f = frames[k]
+        if f.alternate:
+            out.extend(f.lines)
+            continue
+        base = hist[k]
+        first = base - len(f.scrolled)
+        out.extend(t for i, t in enumerate(f.scrolled) if first + i > top)
+        out.extend(t for y, t in enumerate(f.lines) if base + y > top)
+    return out
+
+
+def classify(frames: list[Frame], runs: list[Run]) -> None:
+    hist = _absolute(frames)
+    for r in runs:
+        r.agent = registry.from_command(r.command) if r.command else None
+        if r.agent is None and r.prompt_abs is not None:
+            r.agent = registry.from_screen(_new_text(frames, hist, r))
+
+
+def _blank_outside(frame: Frame, base: int, lo: int | None, hi: int | None) -> Frame:
+    """The frame with rows at absolute positions <= lo or >= hi made blank."""
+    if frame.alternate:
+        return frame
+    first = base - len(frame.scrolled)
+    keep = (lambda a: (lo is None or a > lo) and (hi is None or a < hi))
+    kept = [i for i in range(len(frame.scrolled)) if keep(first + i)]
+    rows = [keep(base + y) for y in range(len(frame.lines))]
+    if all(rows) and len(kept) == len(frame.scrolled):
+        return frame
+    lines = [t if ok else "" for t, ok in zip(frame.lines, rows)]
+    while lines and not lines[-1]:
+        lines.pop()
+    cells = [c if (y < len(rows) and rows[y]) else None for y, c in enumerate(frame.cells)]
+    changes: dict = {"lines": lines, "cells": cells, "scrolled": [frame.scrolled[i] for i in kept],
+                     "_styles": None}
+    # per-scrolled-line data some builds of Frame carry, kept aligned
+    widths = getattr(frame, "widths", None)
+    if widths and len(widths) == len(frame.scrolled):
+        changes["widths"] = [widths[i] for i in kept]
+    marks = getattr(frame, "marks", None)
+    if marks:
+        changes["marks"] = [(sum(1 for i in kept if i < off), why) for off, why in marks]
+    return replace(frame, **changes)
+
+
+def agent_frames(frames: list[Frame], runs: list[Run], i: int) -> list[Frame]:
+    """Run i's frames with the shell's rows blanked; the next prompt's frame
+    is included (it may hold the agent's last output) with its prompt row gone."""
+    hist = _absolute(frames)
+    r = runs[i]
+    hi = runs[i + 1].prompt_abs if i + 1 < len(runs) else None
+    stop = min(r.end + 1, len(frames)) if hi is not None else r.end
+    return [_blank_outside(frames[k], hist[k], r.prompt_abs, hi) for k in range(r.start, stop)]
+
+
+def shell_lines(frames: list[Frame], run: Run, next_abs: int | None) -> list[str]:
+    """The rows a shell run wrote (its prompt line first), as last seen."""
+    hist = _absolute(frames)
+    seen: dict[int, str] = {}
+    lo = run.prompt_abs if run.prompt_abs is not None else 0
+    # the next prompt's frame too: output and the new prompt often come in one write
+    for k in range(run.start, min(run.end + 1, len(frames))):
+        f = frames[k]
+        if f.alternate:
+            continue
+        base = hist[k]
+        first = base - len(f.scrolled)
+        for i, t in enumerate(f.scrolled):
+            seen[first + i] = t
+        for y, t in enumerate(f.lines):
+            seen[base + y] = t
+    # rows after the last frame may have been filled by the next frame only
+    stop = next_abs if next_abs is not None else (max(seen) + 1 if seen else lo)
+    out = [seen.get(a, "") for a in range(lo, stop)]
+    while out and not out[-1].strip():
+        out.pop()
+    return out
+
+
+@dataclass
+class Stretch:
+    kind: str  # "shell" | "agent"
+    agent: str | None
+    turns: list[Turn]
+    labeled: list[Labeled]
+
+
+def split(frames: list[Frame], header: CastHeader, forced: str | None = None) -> list[Stretch] | None:
+    """The recording as stretches, or None when it is not a shell running agents.
+
+    `forced`: an agent named on the command line; every agent run is read
+    with its profile (detection still decides which runs are agents).
+    """
+    if not is_shell_command(header.command) or not frames:
+        return None
+    runs = find_runs(frames)
+    if not any(r.prompt_abs is not None for r in runs):
+        return None
+    classify(frames, runs)
+    if not any(r.agent for r in runs):
+        return None
+    out: list[Stretch] = []
+    for i, r in enumerate(runs):
+        nxt = runs[i + 1].prompt_abs if i + 1 < len(runs) else None
+        t0 = frames[r.start].time
+        if r.agent is None:
+            rows = shell_lines(frames, r, nxt)
+            text = "\n".join(rows).strip("\n")
+            if not text.strip():
+                continue
+            out.append(Stretch("shell", None, [Turn("system", text, name="shell", time=t0)],
+                               [Labeled(TLine(t, t0, "shell", i), "system" if n == 0 else "cont", "shell", t)
+                                for n, t in enumerate(rows)]))
+            continue
+        name = registry.canonical(forced) if forced else r.agent
+        profile = registry.load(name or r.agent)
+        turns, labeled = profile.reconstruct(agent_frames(frames, runs, i), header)
+        launch = f"{r.prompt}{r.command}".rstrip()
+        head = [Turn("system", launch, name="shell", time=t0)] if r.prompt_abs is not None else []
+        out.append(Stretch("agent", name or r.agent, head + turns,
+                           [Labeled(TLine(launch, t0, "shell", i), "system", "shell-launch", launch)] + labeled))
+    return out
+
+
+def agents_in(stretches: Iterable[Stretch]) -> list[str]:
+    seen: list[str] = []
+    for s in stretches:
+        if s.agent and s.agent not in seen:
+            seen.append(s.agent)
+    return seen
