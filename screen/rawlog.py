@@ -202,6 +202,10 @@ class RawLogReader:
     def _setup(self, size: tuple[int, int] | None, timing: str | Path | None) -> None:
         fields: dict[str, str] = {}
         ts: float | None = None
+        head = self._fh.read(4096)
+        self._fh.seek(0)
+        if head.count(b"\0") > len(head) // 10:
+            raise CastError(f"{self.path}: binary data, not a terminal log or recording")
         if self.kind == "typescript":
             first = self._fh.readline(8192).decode("utf-8", errors="replace")
             ts, fields = _parse_started(first)

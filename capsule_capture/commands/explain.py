@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 
+from capsule_capture.commands.replay import add_log_options
 from capsule_capture.errors import UserError
 
 KIND_STYLE = {"user": "bold cyan", "assistant": "green", "tool_call": "yellow", "tool_result": "dim yellow",
@@ -15,6 +16,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("file")
     p.add_argument("--agent")
     p.add_argument("--format", choices=("rich", "text"), default="rich")
+    add_log_options(p)
     p.set_defaults(func=run)
 
 
@@ -29,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     if args.agent and registry.canonical(args.agent) is None:
         raise UserError(f"unknown agent {args.agent!r}")
     try:
-        meta, _turns, labeled = replay(args.file, args.agent)
+        meta, _turns, labeled = replay(args.file, args.agent, size=args.size, timing=args.timing)
     except CastError as e:
         raise UserError(str(e)) from None
     if args.format == "text":

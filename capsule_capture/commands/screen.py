@@ -5,6 +5,7 @@ import argparse
 import json
 import sys
 
+from capsule_capture.commands.replay import add_log_options
 from capsule_capture.errors import UserError
 
 
@@ -15,7 +16,31 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--frames", action="store_true", help="list the frames with their times")
     p.add_argument("--format", choices=("rich", "text", "json"), default="rich")
     p.add_argument("--scrollback", type=int, default=10_000, help="scrollback lines kept (default 10000)")
+    add_log_options(p)
     p.set_defaults(func=run)
+
+
+def screen_at(path: str, at: float | None, scrollback: int, size: tuple[int, int] | None = None,
+              timing: str | None = None) -> tuple[object, object, float]:
+    """(header, screen, time reached): any recording format, the screen at `at` (default: the end)."""
+    from screen.cast import parse_size
+    from screen.rawlog import open_recording
+    from screen.vscreen import VirtualScreen
+    with open_recording(path, size=size, timing=timing) as reader:
+        h = reader.header
+        s = VirtualScreen(h.width, h.height, scrollback=max(0, scrollback))
+        t = 0.0
+        for ev in reader.events():
+            if at is not None and ev.time > at:
+                break
+            t = ev.time
+            if ev.code == "o":
+                s.feed(ev.data)
+            elif ev.code == "r":
+                new = parse_size(ev.data)
+                if new:
+                    s.resize(lines=new[1], columns=new[0])
+        return h, s, t
 
 
 def run(args: argparse.Namespace) -> int:
@@ -23,11 +48,10 @@ def run(args: argparse.Namespace) -> int:
     from rich.panel import Panel
 
     from screen.cast import CastError
-    from screen.frames import replay_screen
     try:
         if args.frames:
             return _frames(args)
-        header, scr, t = replay_screen(args.file, args.at, args.scrollback)
+        header, scr, t = screen_at(args.file, args.at, args.scrollback, args.size, args.timing)
     except CastError as e:
         raise UserError(str(e)) from None
     lines = scr.text_lines()
@@ -49,10 +73,10 @@ def _frames(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.text import Text
 
-    from screen.cast import CastReader
     from screen.frames import iter_frames
-    with CastReader(args.file) as reader:
-        frames = iter_frames(reader, scrollback=args.scrollback, styles=False, until=args.at)
+    from screen.rawlog import open_recording
+    with open_recording(args.file, size=args.size, timing=args.timing) as reader:
+        frames = iter_frames(reader, scrollback=args.scrollback, styles=False, until=args.at)  # type: ignore[arg-type]
         if args.format == "json":
             for f in frames:
                 json.dump({"index": f.index, "time": f.time, "reason": f.reason, "alternate": f.alternate,
