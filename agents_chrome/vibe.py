@@ -38,7 +38,7 @@ from agents_chrome.profile import ChromeProfile
 from agents_chrome.rules import Labeled, LineRule
 from agents_chrome.transcript import TLine
 from agents_chrome.turns import Turn
-from agents_chrome.vibe_stitch import TailStitcher
+from agents_chrome.stitch import Stitcher
 from screen.frames import Frame
 
 # Vibe's cell-diff redraw can leave a blank between two ideographs; Chinese and
@@ -153,14 +153,14 @@ class VibeProfile(ChromeProfile):
         self._widths: list[tuple[float, int]] = []
         out: list[TLine] = []
         block = 0
-        st: TailStitcher | None = None
+        st: Stitcher | None = None
         for f in frames:
             if not self._widths or self._widths[-1][1] != f.columns:
                 self._widths.append((f.time, f.columns))
             if f.alternate:
                 if st is None:
                     block += 1
-                    st = TailStitcher()
+                    st = Stitcher(first_drawn=True)  # cell-diff redraws drop blanks next to wide characters
                 vp = self.viewport(f)
                 if vp is not None:
                     st.add(self.rows(f)[vp[0]:vp[1]], f.time)
