@@ -31,6 +31,11 @@ from typing import Any, Iterator
 
 from agents_chrome import registry
 from agents_chrome.replay import DETECT_FRAMES, recording_id
+
+try:  # the one place that decides which profile reads which frames (shell stretches too)
+    from agents_chrome.replay import reconstruct as _reconstruct
+except ImportError:  # pragma: no cover
+    _reconstruct = None
 from archive.record import Conversation, Source, Turn
 from screen.cast import CastError, CastHeader, CastReader
 from screen.frames import DEFAULT_GAP, Frame, FrameBuilder
@@ -207,25 +212,33 @@ class Follower:
         """The conversation the frames so far show (screen vector)."""
         if self.header is None:
             raise CastError(f"{self.path}: empty file, not an asciicast recording")
-        name = self.agent_name()
-        profile = registry.load(name)
-        made, _ = profile.reconstruct(list(self.frames), self.header)
-        start = self.header.timestamp
-        end_t = self.frames[-1].time if self.frames else 0.0
-        turns = []
-        for i, t in enumerate(made):
-            ts = t.ts
-            if ts is None and start is not None and t.time is not None:
-                ts = _iso(float(start) + t.time)
-            turns.append(Turn(t.role, t.text or "", name=t.name, input=t.input, ts=ts, vector="screen",
-                              key=f"screen:{i}"))
-        title = self.header.title or next((t.text[:80] for t in turns if t.role == "user"), None)
-        return Conversation(id=self.conversation_id(), agent=name, title=title,
-                            workspace=self.header.raw.get("cwd") if isinstance(self.header.raw.get("cwd"), str)
-                            else None,
-                            started_at=_iso(start),
-                            ended_at=_iso(float(start) + end_t) if start is not None else None,
-                            sources=[Source("screen", str(Path(self.path).resolve()))], turns=turns)
+        frames = list(self.frames)
+        if _reconstruct is not None:
+            name, made, _ = _reconstruct(frames, self.header, self.agent)
+        else:  # pragma: no cover - an agents_chrome without the shared entry point
+            name = self.agent_name()
+            made, _ = registry.load(name).reconstruct(frames, self.header)
+        return build_conversation(self.conversation_id(), name, self.header, made,
+                                  self.frames[-1].time if self.frames else 0.0, self.path)
+
+
+def build_conversation(cid: str, agent: str, header: CastHeader, made: list[Any], end_t: float,
+                       path: str | Path) -> Conversation:
+    """Screen turns (agents_chrome) -> the archive's record."""
+    start = header.timestamp
+    turns = []
+    for i, t in enumerate(made):
+        ts = t.ts
+        if ts is None and start is not None and t.time is not None:
+            ts = _iso(float(start) + t.time)
+        turns.append(Turn(t.role, t.text or "", name=t.name, input=t.input, ts=ts, vector="screen",
+                          key=f"screen:{i}"))
+    title = header.title if isinstance(header.title, str) and header.title else \
+        next((t.text[:80] for t in turns if t.role == "user"), None)
+    cwd = header.raw.get("cwd")
+    return Conversation(id=cid, agent=agent, title=title, workspace=cwd if isinstance(cwd, str) else None,
+                        started_at=_iso(start), ended_at=_iso(float(start) + end_t) if start is not None else None,
+                        sources=[Source("screen", str(Path(path).resolve()))], turns=turns)
 
 
 def read_whole(path: str | Path, agent: str | None = None) -> Follower:
@@ -252,19 +265,58 @@ def store_follower(store: Any, follower: Follower) -> str | None:
     return store_screen(store, conv, conv.sources[0].path, follower.offset)
 
 
-def import_recording(path: str | Path, agent: str | None = None, store: Any = None) -> str:
-    """Archive a whole recording (idempotent); returns the conversation id it landed in."""
+def _is_asciicast(path: str | Path) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            head = json.loads(fh.readline(1 << 16))
+    except (OSError, ValueError, RecursionError):
+        return False
+    return isinstance(head, dict) and "version" in head
+
+
+def import_recording(path: str | Path, agent: str | None = None, store: Any = None,
+                     size: tuple[int, int] | None = None, timing: str | Path | None = None) -> str:
+    """Archive a whole recording (idempotent); returns the conversation id it landed in.
+
+    An asciicast goes through the same `Follower` as a live capture; another
+    kind of recording (a typescript, a raw log: `size`/`timing` say how to
+    read it) through `agents_chrome.replay`."""
+    from archive.ingest import store_screen
     from archive.store import Store
-    f = read_whole(path, agent)
+    if size is None and timing is None and _is_asciicast(path):
+        f = read_whole(path, agent)
+        conv, offset = f.conversation(), f.offset
+    else:
+        conv, offset = _replayed(path, agent, size, timing)
     own = store is None
     store = store or Store(archive_path())
     try:
-        conv = f.conversation()
-        from archive.ingest import store_screen
-        return store_screen(store, conv, conv.sources[0].path, f.offset) or conv.id
+        return store_screen(store, conv, conv.sources[0].path, offset) or conv.id
     finally:
         if own:
             store.close()
+
+
+def _replayed(path: str | Path, agent: str | None, size: tuple[int, int] | None,
+              timing: str | Path | None) -> tuple[Conversation, int]:
+    from agents_chrome.replay import replay
+    try:
+        nbytes = os.stat(path).st_size
+    except OSError as e:
+        raise CastError(f"{path}: cannot open ({e.strerror})") from None
+    kw: dict[str, Any] = {}
+    if size is not None:
+        kw["size"] = size
+    if timing is not None:
+        kw["timing"] = timing
+    meta, made, _ = replay(path, agent, **kw)
+    start = meta.get("started_at")
+    header = CastHeader(version=2, width=80, height=24, raw={"cwd": meta.get("workspace")},
+                        title=meta.get("title"),
+                        timestamp=datetime.fromisoformat(start).timestamp() if start else None)
+    end = meta.get("ended_at")
+    end_t = (datetime.fromisoformat(end).timestamp() - header.timestamp) if end and header.timestamp else 0.0
+    return build_conversation(meta["id"], meta["agent"], header, made, end_t, path), nbytes
 
 
 # -- the data home ----------------------------------------------------------

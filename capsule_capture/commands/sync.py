@@ -45,15 +45,22 @@ def run(args: argparse.Namespace) -> int:
     try:
         with Store() as store:
             stats = sync(home, agent, store, progress, found)
+            from capsule_capture.pipeline import import_pending  # recordings a killed recorder left
+            recs = import_pending(store)
     finally:
         if bar:
             bar.stop()
     if args.format == "json":
-        print(json.dumps(stats.__dict__, ensure_ascii=False))
+        print(json.dumps({**stats.__dict__, "recordings": recs.__dict__}, ensure_ascii=False))
     else:
         print(f"{stats.files} files ({stats.unchanged} unchanged, {stats.skipped_files} unreadable): "
               f"{stats.new} new, {stats.updated} updated conversations, {stats.turns_added} turns added, "
               f"{stats.skipped_lines} malformed lines skipped")
+        if recs.found:
+            print(f"{recs.found} recordings: {recs.imported} archived now, {recs.current} already, "
+                  f"{recs.live} being recorded, {recs.opted_out} recorded with --no-archive")
+        for p in recs.problems[:20]:
+            print(f"  skipped: {p}", file=sys.stderr)
         for p in stats.problems[:20]:
             print(f"  skipped: {p}", file=sys.stderr)
         if len(stats.problems) > 20:

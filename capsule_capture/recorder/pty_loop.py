@@ -47,8 +47,11 @@ def _write_all(fd: int, data: bytes) -> None:
 
 
 def spawn(session: Session) -> PtyProcess:
-    return PtyProcess.spawn(session.argv, dimensions=(session.rows, session.cols), env=session.env,
+    proc = PtyProcess.spawn(session.argv, dimensions=(session.rows, session.cols), env=session.env,
                             cwd=session.cwd)
+    # ptyprocess sleeps this long when it closes (at exit too): the prompt must come back at once
+    proc.delayafterclose = 0.0
+    return proc
 
 
 def run(proc: PtyProcess, writer: AsciicastWriter, record_input: bool = False, stdin_fd: int = 0,
@@ -66,9 +69,10 @@ def run(proc: PtyProcess, writer: AsciicastWriter, record_input: bool = False, s
     os.set_blocking(master, False)
     wake_r, wake_w = os.pipe()
     os.set_blocking(wake_w, False)
-    handled = [signal.SIGWINCH, signal.SIGTERM, signal.SIGHUP]
-    if not os.isatty(stdin_fd):
-        handled.append(signal.SIGINT)  # no terminal to turn ^C into a byte: pass it on
+    # A ^C typed on the terminal is a byte (raw mode) and reaches the child as
+    # one; a SIGINT sent to the recorder (kill -INT, ^C with no terminal) is
+    # passed on too, so the recorder always outlives the child and keeps its code.
+    handled = [signal.SIGWINCH, signal.SIGTERM, signal.SIGHUP, signal.SIGINT]
 
     def handler(signum: int, _frame: object) -> None:
         try:
