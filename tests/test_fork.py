@@ -283,3 +283,10 @@ def test_a_merged_conversation_forks_from_its_native_lines_only(tmp_path):
     assert "seen on the screen only" not in Path(done.path).read_text()
     assert [(t.role, t.text) for t in CLAUDE.parse(Path(done.path)).conversations[0].turns] == \
         [(t.role, t.text) for t in got.turns]
+
+
+def test_no_archive_is_one_line_and_nothing_is_created(tmp_path):
+    env = {"CAPSULE_CAPTURE_HOME": str(tmp_path / "none")}
+    r = cli("fork", "abc", "--at", "1", "--home", str(tmp_path / "h"), env=env)
+    assert r.returncode != 0 and "no archive" in r.stderr and r.stderr.count("\n") == 1
+    assert not (tmp_path / "none").exists() and not (tmp_path / "h").exists()
