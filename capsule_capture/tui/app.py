@@ -31,8 +31,8 @@ class BrowseApp(App[None]):
     TurnView Collapsible > Contents { padding: 0 0 0 3; height: auto; }
     TurnView CollapsibleTitle { padding: 0; }
     #conv-head { padding: 0 1; margin: 0 0 1 0; border-bottom: solid $panel-lighten-2; }
-    #q { dock: top; }
-    #status { dock: bottom; height: auto; padding: 0 1; background: $panel; }
+    #results { height: 1fr; }
+    #status { height: auto; max-height: 3; padding: 0 1; background: $panel; }
     """
     BINDINGS = [
         Binding("q", "quit", "quit"),

@@ -67,7 +67,7 @@ class WorkspacesScreen(Screen[None]):
             ol.add_option(Option("The archive is empty: run `capsule-capture sync` or `capsule-capture record`",
                                  id=ALL, disabled=True))
             return
-        options = [Option(f"All workspaces  ({n} conversations)", id=ALL)]
+        options = [Option(f"All workspaces  ({n} conversation{'s' if n != 1 else ''})", id=ALL)]
         for ws, latest in catalog.workspaces(store):
             options.append(Option(f"{ws or '(no workspace)'}   last {catalog.local_time(latest)}", id="w" + ws))
         ol.add_options(options)
