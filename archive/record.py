@@ -92,3 +92,70 @@ def to_json(conv: Conversation, raw: bool = False) -> dict[str, Any]:
 def summary(conv: Conversation) -> dict[str, Any]:
     return {"id": conv.id, "agent": conv.agent, "title": conv.title, "workspace": conv.workspace,
             "started_at": conv.started_at, "ended_at": conv.ended_at, "turns": len(conv.turns)}
+
+
+_TEXT_FIELDS = ("name", "ts", "model")
+_CONV_FIELDS = ("native_id", "agent_version", "title", "workspace", "instance", "started_at", "ended_at")
+
+
+def _scalar_text(v: Any) -> str | None:
+    """A metadata value as text: strings as they are, numbers as their digits, anything else dropped."""
+    if v is None or isinstance(v, str):
+        return v
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return str(v)
+    return None
+
+
+def checked(conv: Conversation) -> tuple[Conversation, int]:
+    """`conv` made to fit its schema, and how many turns had to be dropped.
+
+    Providers read outside data: a field that should be text may hold a
+    number, a list or an object. msgspec checks the whole record in one
+    decode; only when that fails is it repaired turn by turn: metadata that
+    is not text becomes None (numbers keep their digits), a turn whose text
+    is not a string, or that still does not fit, is dropped (and counted,
+    like a malformed line).
+    """
+    try:
+        return _dec.decode(_enc.encode(conv)), 0
+    except (msgspec.ValidationError, msgspec.DecodeError, TypeError, ValueError, OverflowError):
+        pass
+    turns, dropped = [], 0
+    for t in conv.turns:
+        fixed = _checked_turn(t)
+        if fixed is None:
+            dropped += 1
+        else:
+            turns.append(fixed)
+    sources = [s for s in conv.sources if isinstance(s.path, str) and isinstance(s.vector, str)]
+    fields = {f: _scalar_text(getattr(conv, f)) for f in _CONV_FIELDS}
+    out = Conversation(id=str(conv.id), agent=str(conv.agent), sources=sources, turns=turns, **fields)
+    return _dec.decode(_enc.encode(out)), dropped
+
+
+def _checked_turn(t: Turn) -> Turn | None:
+    try:
+        return _turn_dec.decode(_enc.encode(t))
+    except (msgspec.ValidationError, msgspec.DecodeError, TypeError, ValueError, OverflowError):
+        pass
+    if not isinstance(t.text, str) or not isinstance(t.role, str) or not isinstance(t.key, str):
+        return None
+    usage = t.usage if isinstance(t.usage, dict) and all(isinstance(k, str) for k in t.usage) else None
+    t = msgspec.structs.replace(
+        t, **{f: _scalar_text(getattr(t, f)) for f in _TEXT_FIELDS}, usage=usage,
+        is_error=t.is_error if isinstance(t.is_error, bool) else None,
+        vector=t.vector if isinstance(t.vector, str) else "native",
+        raw=t.raw if isinstance(t.raw, bytes) else None)
+    for field in ("input", "usage"):
+        try:
+            _enc.encode(getattr(t, field))
+        except (TypeError, ValueError, OverflowError):
+            t = msgspec.structs.replace(t, **{field: None})
+    try:
+        return _turn_dec.decode(_enc.encode(t))
+    except (msgspec.ValidationError, msgspec.DecodeError, TypeError, ValueError, OverflowError):
+        return None
+
+
+_turn_dec = msgspec.msgpack.Decoder(Turn)

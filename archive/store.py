@@ -19,18 +19,20 @@ syncs and imports lose nothing; the map (4 GiB, sparse) doubles when full.
 """
 from __future__ import annotations
 
+import os
 import struct
 import zlib
 from pathlib import Path
-
-from capsule_capture.home import data_home
 from typing import Any, Callable, Iterator
 
 import lmdb
 import msgspec
 import regex
 
-from archive.record import Conversation, Turn, summary
+from archive import lmdbfile
+from archive.errors import ArchiveError, DamagedArchive, describe_oserror
+from archive.private import private_dir, private_file
+from archive.record import Conversation, Turn, checked, summary
 from archive.tokens import terms, tokens
 
 WORD = regex.compile(r"\w{2,40}")
@@ -45,8 +47,36 @@ _conv_dec = msgspec.msgpack.Decoder(Conversation)
 _raw_dec = msgspec.msgpack.Decoder(list[bytes | None])
 
 
+class Tombstone(msgspec.Struct):
+    keys: list[str]  # the deleted conversation's turn keys
+    sources: list[list[Any]]  # [path, size, mtime] of each of its sources when it was deleted
+
+
+_tomb_dec = msgspec.msgpack.Decoder(Tombstone)
+
+
+def _fingerprint(path: str) -> tuple[int, float]:
+    try:
+        st = os.stat(path)
+        return st.st_size, st.st_mtime
+    except OSError:
+        return -1, 0.0
+
+
 def default_home() -> Path:
-    return data_home()
+    """$CAPSULE_CAPTURE_HOME, else capsule-capture in the XDG data dir (the same rule as
+    capsule_capture/home.py, restated here: the archive does not import the CLI's package)."""
+    env = os.environ.get("CAPSULE_CAPTURE_HOME")
+    if env:
+        return Path(env).expanduser()
+    data = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(data) / "capsule-capture"
+
+
+def _lmdb_reason(e: Exception) -> str:
+    """lmdb's message without the C function name it starts with."""
+    text = str(e)
+    return text.split(": ", 1)[1] if text.startswith("mdb_") and ": " in text else text
 
 
 def terms_of(text: str) -> set[str]:
@@ -61,24 +91,87 @@ def term_freqs(conv: Conversation) -> dict[str, int]:
     return tf
 
 
+DBS = ("conv", "raw", "meta", "by_time", "by_agent", "by_ws", "screen", "docno", "docs", "sources", "info",
+       "tombs")
+DAMAGED_HINT = ("nothing was changed; run `capsule-capture doctor` for details, and restore a backup "
+                "(README: Backup and restore) or move the folder aside to start a new archive")
+
+
 class Store:
+    """The archive. `readonly=True` for commands that only read: the
+    environment is opened MDB_RDONLY (no write can happen, and a read-only
+    mount works), without the lock file when the folder cannot hold one.
+
+    The data file is checked before it is mapped (archive/lmdbfile.py): a
+    damaged, cut or empty file raises DamagedArchive and is never touched.
+    """
+
     def __init__(self, path: Path | None = None, readonly: bool = False) -> None:
+        default = path is None
         self.path = Path(path) if path else default_home() / "archive"
-        self.path.mkdir(parents=True, exist_ok=True)
-        self.env = lmdb.open(str(self.path), map_size=MAP_SIZE, max_dbs=16, subdir=True,
-                             metasync=True, sync=True, lock=True, max_readers=256)
-        self.conv = self.env.open_db(b"conv")
-        self.raw = self.env.open_db(b"raw")
-        self.meta = self.env.open_db(b"meta")
-        self.by_time = self.env.open_db(b"by_time")
-        self.by_agent = self.env.open_db(b"by_agent")
-        self.by_ws = self.env.open_db(b"by_ws")
-        self.screen = self.env.open_db(b"screen")
-        self.docno = self.env.open_db(b"docno")
-        self.docs = self.env.open_db(b"docs")
-        self.terms = self.env.open_db(b"terms", dupsort=True, dupfixed=True)
-        self.sources = self.env.open_db(b"sources")
-        self.info = self.env.open_db(b"info")
+        self.readonly = readonly
+        data = self.path / "data.mdb"
+        try:
+            lmdbfile.check(data)
+        except lmdbfile.BadDataFile as e:
+            raise DamagedArchive(f"{data}: {e}; {DAMAGED_HINT}") from None
+        except OSError as e:
+            raise ArchiveError(describe_oserror(e)) from None
+        if not readonly or not data.exists():
+            self._create(default)
+        if readonly and not data.exists():  # an empty archive to read (what `list` shows before any sync)
+            try:
+                self._open(False).close()
+            except ArchiveError:
+                raise ArchiveError(f"{self.path}: no archive there yet, and it cannot be created "
+                                   "(run capsule-capture sync or import where it can)") from None
+        self.env = self._open(readonly)
+        for name in ("data.mdb", "lock.mdb"):
+            private_file(self.path / name)
+        try:
+            for name in DBS:
+                setattr(self, name, self._db(name.encode()))
+            self.terms = self._db(b"terms", dupsort=True, dupfixed=True)
+        except lmdb.Error as e:
+            self.env.close()
+            raise DamagedArchive(f"{data}: {e}; {DAMAGED_HINT}") from None
+
+    def _create(self, default: bool) -> None:
+        """The archive folder (and the data home when it is ours to make), 0700."""
+        try:
+            if default:
+                private_dir(self.path.parent)
+            private_dir(self.path)
+        except OSError as e:
+            raise ArchiveError(f"cannot create the archive folder: {describe_oserror(e)}") from None
+
+    def _open(self, readonly: bool) -> "lmdb.Environment":
+        kw = dict(map_size=MAP_SIZE, max_dbs=16, subdir=True, metasync=True, sync=True, max_readers=256,
+                  mode=0o600, create=not readonly)
+        try:
+            if readonly:
+                try:
+                    return lmdb.open(str(self.path), readonly=True, lock=True, **kw)
+                except lmdb.Error as e:
+                    if "ermission" not in str(e) and "ead-only" not in str(e):
+                        raise
+                    # a folder we may read but not write (backup media, another user's share):
+                    # read without the lock file; no writer can be running there
+                    return lmdb.open(str(self.path), readonly=True, lock=False, **kw)
+            if self.path.exists() and not os.access(self.path, os.W_OK):
+                raise ArchiveError(f"{self.path}: the archive folder is not writable "
+                                   "(read commands still work: list, show, search, export)")
+            return lmdb.open(str(self.path), lock=True, **kw)
+        except lmdb.Error as e:
+            raise ArchiveError(f"{self.path}: cannot open the archive ({_lmdb_reason(e)})") from None
+
+    def _db(self, name: bytes, **kw: Any) -> Any:
+        if self.readonly:
+            try:
+                return self.env.open_db(name, create=False, **kw)
+            except lmdb.NotFoundError:
+                return None  # an archive written before this table existed
+        return self.env.open_db(name, **kw)
 
     def close(self) -> None:
         self.env.close()
@@ -91,7 +184,12 @@ class Store:
 
     # -- writing ------------------------------------------------------------
     def write(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """Run fn(txn, *args) in one write transaction, doubling the map if it fills."""
+        """Run fn(txn, *args) in one write transaction, doubling the map if it fills.
+
+        Any exception (Ctrl-C, SIGTERM raised as an exception by the CLI, a full
+        disk) aborts the transaction: the archive stays as it was before it."""
+        if self.readonly:
+            raise ArchiveError("the archive was opened read-only")
         while True:
             try:
                 with self.env.begin(write=True) as txn:
@@ -99,13 +197,39 @@ class Store:
             except lmdb.MapFullError:
                 self.env.set_mapsize(self.env.info()["map_size"] * 2)
 
-    def put(self, txn: lmdb.Transaction, conv: Conversation, old: Conversation | None = None) -> None:
-        cid = conv.id.encode()
-        if old is not None:
-            self._unindex(txn, old)
+    def put(self, txn: lmdb.Transaction, conv: Conversation, old: Conversation | None = None) -> bool:
+        """Write `conv` (replacing `old`, its archived version). Returns False, writing
+        nothing, for a conversation without turns (a shell, vim, cat recorded: the
+        recording stays, the archive holds conversations) and for one the user deleted
+        that brings no turn it did not already have (its tombstone).
+
+        A record that does not fit the schema (a provider let a number through
+        where text belongs) is repaired or its bad turns dropped here, so that
+        nothing written can fail to decode later."""
         raws = [t.raw for t in conv.turns]
         bare = msgspec.structs.replace(conv, turns=[msgspec.structs.replace(t, raw=None) for t in conv.turns])
-        txn.put(cid, zlib.compress(_enc.encode(bare), 6), db=self.conv)
+        try:
+            packed = _enc.encode(bare)
+            _conv_dec.decode(packed)
+            if not all(r is None or isinstance(r, bytes) for r in raws):
+                raise TypeError("raw")
+        except (msgspec.ValidationError, TypeError, ValueError, OverflowError):
+            conv, _ = checked(conv)
+            raws = [t.raw for t in conv.turns]
+            bare = msgspec.structs.replace(conv, turns=[msgspec.structs.replace(t, raw=None) for t in conv.turns])
+            packed = _enc.encode(bare)
+        if not conv.turns:
+            return False
+        cid = conv.id.encode()
+        if self.tombs is not None:
+            tomb = txn.get(cid, db=self.tombs)
+            if tomb is not None:
+                if {t.key for t in conv.turns} <= set(_tomb_dec.decode(tomb).keys):
+                    return False
+                txn.delete(cid, db=self.tombs)  # it has grown since: new content comes back
+        if old is not None:
+            self._unindex(txn, old)
+        txn.put(cid, zlib.compress(packed, 6), db=self.conv)
         if any(r is not None for r in raws):
             txn.put(cid, zlib.compress(_enc.encode(raws), 6), db=self.raw)
         else:
@@ -119,6 +243,7 @@ class Store:
         cur = txn.cursor(db=self.terms)
         cur.putmulti([(w.encode(), POSTING.pack(no, min(n, 255))) for w, n in term_freqs(conv).items()],
                      dupdata=True, overwrite=True)
+        return True
 
     def _docno(self, txn: lmdb.Transaction, cid: bytes) -> int:
         got = txn.get(cid, db=self.docno)
@@ -150,10 +275,38 @@ class Store:
                 (self.by_ws, (conv.workspace or "").encode() + b"\0" + started + b"\0" + cid)]
 
     def delete(self, txn: lmdb.Transaction, conv: Conversation) -> None:
+        """Remove `conv` from the records and every index (a screen capture merged into a
+        native one, or a conversation the user deletes)."""
         self._unindex(txn, conv)
         cid = conv.id.encode()
         for db in (self.conv, self.raw, self.meta):
             txn.delete(cid, db=db)
+        got = txn.get(cid, db=self.docno)
+        if got:
+            txn.delete(got, db=self.docs)
+            txn.delete(cid, db=self.docno)
+
+    def forget(self, txn: lmdb.Transaction, cid: str) -> Conversation | None:
+        """The user's delete: remove the conversation and leave a tombstone so a sync of
+        the same, unchanged source does not bring it back. The tombstone holds the turn
+        keys and the sources with their size and mtime at deletion."""
+        try:
+            conv = self.get_in(txn, cid, raw=False)
+        except (zlib.error, msgspec.DecodeError, msgspec.ValidationError):
+            # a damaged record (see doctor): drop it and what is keyed by its id; the
+            # postings it had are left for `doctor --repair` (they cannot be derived)
+            key = cid.encode()
+            for db in (self.conv, self.raw, self.meta, self.docno):
+                txn.delete(key, db=db)
+            txn.drop(self.sources, delete=False)  # its sources are unknown: the next sync reads all again
+            return Conversation(id=cid, agent="?")
+        if conv is None:
+            return None
+        self.delete(txn, conv)
+        tomb = Tombstone(keys=sorted({t.key for t in conv.turns}),
+                         sources=[[s.path] + list(_fingerprint(s.path)) for s in conv.sources])
+        txn.put(cid.encode(), _enc.encode(tomb), db=self.tombs)
+        return conv
 
     def get_in(self, txn: lmdb.Transaction, cid: str, raw: bool = True) -> Conversation | None:
         data = txn.get(cid.encode(), db=self.conv)

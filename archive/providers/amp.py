@@ -13,11 +13,11 @@ import json
 from pathlib import Path
 from typing import Any, Iterator
 
-from archive.providers.base import ParseResult, iter_jsonl, text_of
+from archive.providers.base import BaseProvider, ParseResult, iter_jsonl, obj, text_of
 from archive.record import Conversation, Source, Turn, conversation_id, turn_key
 
 
-class AmpProvider:
+class AmpProvider(BaseProvider):
     name = "amp"
 
     def discover(self, home: Path) -> Iterator[Path]:
@@ -29,7 +29,7 @@ class AmpProvider:
         if hist.exists():
             yield hist
 
-    def parse(self, path: Path) -> ParseResult:
+    def _parse(self, path: Path) -> ParseResult:
         if path.name == "history.jsonl":
             return self._history(path)
         if path.suffix == ".json":
@@ -42,13 +42,14 @@ class AmpProvider:
         sid = cwd = None
         names: dict[str, str] = {}
         for n, raw, d in iter_jsonl(path, res):
-            sid = d.get("session_id") or sid
-            if d.get("type") == "system":
-                cwd = d.get("cwd") or cwd
-                continue
-            if d.get("type") not in ("user", "assistant"):
-                continue
-            turns.extend(_blocks(d.get("type"), (d.get("message") or {}).get("content"), n, raw, "stream", names))
+            with res.line(f"{path}:{n}", turns):
+                sid = d.get("session_id") or sid
+                if d.get("type") == "system":
+                    cwd = d.get("cwd") or cwd
+                    continue
+                if d.get("type") not in ("user", "assistant"):
+                    continue
+                turns.extend(_blocks(d.get("type"), (d.get("message") or {}).get("content"), n, raw, "stream", names))
         if turns:
             sid = sid or path.stem
             res.conversations.append(Conversation(
@@ -66,9 +67,11 @@ class AmpProvider:
             return res
         turns: list[Turn] = []
         names: dict[str, str] = {}
+        doc = obj(doc)
         for i, m in enumerate(doc.get("messages") or []):
             if isinstance(m, dict):
-                turns.extend(_blocks(m.get("role"), m.get("content"), i, json.dumps(m).encode(), "native", names))
+                with res.line(f"{path}#{i}", turns):
+                    turns.extend(_blocks(m.get("role"), m.get("content"), i, json.dumps(m).encode(), "native", names))
         if turns:
             sid = doc.get("id") or path.stem
             res.conversations.append(Conversation(
@@ -82,7 +85,8 @@ class AmpProvider:
         by_cwd: dict[str, list[Turn]] = {}
         for n, raw, d in iter_jsonl(path, res):
             if isinstance(d.get("text"), str):
-                by_cwd.setdefault(d.get("cwd") or "", []).append(Turn("user", d["text"], key=turn_key(n), raw=raw))
+                cwd = d.get("cwd") if isinstance(d.get("cwd"), str) else ""
+                by_cwd.setdefault(cwd, []).append(Turn("user", d["text"], key=turn_key(n), raw=raw))
         for cwd, turns in by_cwd.items():
             sid = f"history:{cwd}"
             res.conversations.append(Conversation(
@@ -95,7 +99,7 @@ def _is_stream(path: Path) -> bool:
     try:
         with open(path, "rb") as fh:
             first = json.loads(fh.readline() or b"{}")
-    except (OSError, json.JSONDecodeError, UnicodeDecodeError):
+    except (OSError, json.JSONDecodeError, UnicodeDecodeError, RecursionError):
         return False
     return isinstance(first, dict) and first.get("type") == "system" and str(first.get("session_id", "")).startswith("T-")
 

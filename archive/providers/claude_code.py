@@ -13,84 +13,85 @@ import re
 from pathlib import Path
 from typing import Iterator
 
-from archive.providers.base import ParseResult, iter_jsonl, text_of
+from archive.providers.base import BaseProvider, ParseResult, iter_jsonl, text_of
 from archive.record import Conversation, Source, Turn, conversation_id, turn_key
 
 LOCAL = re.compile(r"^\s*<(command-name|command-message|local-command-stdout|local-command-stderr|command-args)>")
 TAG = re.compile(r"<[^>]+>")
 
 
-class ClaudeCodeProvider:
+class ClaudeCodeProvider(BaseProvider):
     name = "claude-code"
 
     def discover(self, home: Path) -> Iterator[Path]:
         yield from sorted((home / ".claude" / "projects").glob("*/*.jsonl"))
 
-    def parse(self, path: Path) -> ParseResult:
+    def _parse(self, path: Path) -> ParseResult:
         res = ParseResult()
         turns: list[Turn] = []
         title = cwd = version = started = ended = None
         session = path.stem
         names: dict[str, str] = {}  # tool_use id -> tool name, for the results
         for n, raw, d in iter_jsonl(path, res):
-            kind = d.get("type")
-            if kind in ("summary", "ai-title", "custom-title"):
-                title = d.get("summary") or d.get("aiTitle") or d.get("customTitle") or title
-                continue
-            if kind not in ("user", "assistant") or d.get("isSidechain"):
-                continue
-            session = d.get("sessionId") or session
-            cwd = d.get("cwd") or cwd
-            version = d.get("version") or version
-            ts = d.get("timestamp")
-            started = started or ts
-            ended = ts or ended
-            msg = d.get("message") or {}
-            content = msg.get("content")
-            uid = d.get("uuid") or n
-            if kind == "user":
-                if isinstance(content, str):
-                    if d.get("isMeta") or LOCAL.match(content):
-                        text = TAG.sub("", content).strip()
-                        if text:
-                            turns.append(Turn("system", text, ts=ts, key=turn_key(uid), raw=raw))
-                    else:
-                        turns.append(Turn("user", content, ts=ts, key=turn_key(uid), raw=raw))
+            with res.line(f"{path}:{n}", turns):
+                kind = d.get("type")
+                if kind in ("summary", "ai-title", "custom-title"):
+                    title = d.get("summary") or d.get("aiTitle") or d.get("customTitle") or title
                     continue
-                for i, block in enumerate(content or []):
+                if kind not in ("user", "assistant") or d.get("isSidechain"):
+                    continue
+                session = d.get("sessionId") or session
+                cwd = d.get("cwd") or cwd
+                version = d.get("version") or version
+                ts = d.get("timestamp")
+                started = started or ts
+                ended = ts or ended
+                msg = d.get("message") or {}
+                content = msg.get("content")
+                uid = d.get("uuid") or n
+                if kind == "user":
+                    if isinstance(content, str):
+                        if d.get("isMeta") or LOCAL.match(content):
+                            text = TAG.sub("", content).strip()
+                            if text:
+                                turns.append(Turn("system", text, ts=ts, key=turn_key(uid), raw=raw))
+                        else:
+                            turns.append(Turn("user", content, ts=ts, key=turn_key(uid), raw=raw))
+                        continue
+                    for i, block in enumerate(content or []):
+                        if not isinstance(block, dict):
+                            continue
+                        if block.get("type") == "tool_result":
+                            out = block.get("content")
+                            turns.append(Turn("tool_result", text_of(out) if not isinstance(out, str) else out,
+                                              name=names.get(block.get("tool_use_id") or ""),
+                                              is_error=bool(block.get("is_error")), ts=ts,
+                                              key=turn_key(uid, i), raw=raw))
+                        elif block.get("type") == "text" and not d.get("isMeta"):
+                            text = block.get("text", "")
+                            if LOCAL.match(text) or text.startswith("<system-reminder>"):
+                                continue
+                            turns.append(Turn("user", text, ts=ts, key=turn_key(uid, i), raw=raw))
+                    continue
+                model = msg.get("model")
+                for i, block in enumerate(content or [] if not isinstance(content, str) else [{"type": "text", "text": content}]):
                     if not isinstance(block, dict):
                         continue
-                    if block.get("type") == "tool_result":
-                        out = block.get("content")
-                        turns.append(Turn("tool_result", text_of(out) if not isinstance(out, str) else out,
-                                          name=names.get(block.get("tool_use_id") or ""),
-                                          is_error=bool(block.get("is_error")), ts=ts,
-                                          key=turn_key(uid, i), raw=raw))
-                    elif block.get("type") == "text" and not d.get("isMeta"):
-                        text = block.get("text", "")
-                        if LOCAL.match(text) or text.startswith("<system-reminder>"):
-                            continue
-                        turns.append(Turn("user", text, ts=ts, key=turn_key(uid, i), raw=raw))
-                continue
-            model = msg.get("model")
-            for i, block in enumerate(content or [] if not isinstance(content, str) else [{"type": "text", "text": content}]):
-                if not isinstance(block, dict):
-                    continue
-                t = block.get("type")
-                # one message may be split over several lines (one block each, same message id):
-                # a block is known by its own id, else by its message, kind and text
-                key = turn_key(block.get("id") or "", msg.get("id") or uid, t,
-                               "" if block.get("id") else block.get("text") or block.get("thinking") or i)
-                if t == "text":
-                    turns.append(Turn("assistant", block.get("text", ""), ts=ts, model=model, key=key, raw=raw))
-                elif t == "tool_use":
-                    inp = block.get("input")
-                    names[block.get("id") or ""] = block.get("name") or ""
-                    shown = inp.get("command") or inp.get("file_path") or inp.get("pattern") if isinstance(inp, dict) else None
-                    turns.append(Turn("tool_call", shown or json.dumps(inp, ensure_ascii=False), name=block.get("name"),
-                                      input=inp, ts=ts, model=model, key=key, raw=raw))
-                elif t in ("thinking", "redacted_thinking"):
-                    turns.append(Turn("thinking", block.get("thinking", ""), ts=ts, model=model, key=key, raw=raw))
+                    t = block.get("type")
+                    # one message may be split over several lines (one block each, same message id):
+                    # a block is known by its own id, else by its message, kind and text
+                    key = turn_key(block.get("id") or "", msg.get("id") or uid, t,
+                                   "" if block.get("id") else block.get("text") or block.get("thinking") or i)
+                    if t == "text":
+                        turns.append(Turn("assistant", block.get("text", ""), ts=ts, model=model, key=key, raw=raw))
+                    elif t == "tool_use":
+                        inp = block.get("input")
+                        names[block.get("id") or ""] = block.get("name") or ""
+                        shown = inp.get("command") or inp.get("file_path") or inp.get("pattern") if isinstance(inp, dict) else None
+                        turns.append(Turn("tool_call", shown or json.dumps(inp, ensure_ascii=False), name=block.get("name"),
+                                          input=inp, ts=ts, model=model, key=key, raw=raw))
+                    elif t in ("thinking", "redacted_thinking"):
+                        turns.append(Turn("thinking", block.get("thinking", ""), ts=ts, model=model, key=key, raw=raw))
         if not turns:
             return res
         conv = Conversation(id=conversation_id(self.name, session), agent=self.name, native_id=session,

@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import Any, Iterator
 
-from archive.providers.base import ParseResult, iter_jsonl, text_of
+from archive.providers.base import BaseProvider, ParseResult, iter_jsonl, obj, text_of
 from archive.record import Conversation, Source, Turn, conversation_id, turn_key
 
 
@@ -21,7 +21,7 @@ from archive.record import Conversation, Source, Turn, conversation_id, turn_key
 WORKSPACE = re.compile(r"Workspace Directories:\*\*\n\s*- (\S+)")
 
 
-class GeminiProvider:
+class GeminiProvider(BaseProvider):
     name = "gemini"
 
     def discover(self, home: Path) -> Iterator[Path]:
@@ -29,7 +29,7 @@ class GeminiProvider:
         yield from sorted(chats.glob("*/chats/session-*.jsonl"))
         yield from sorted(chats.glob("*/chats/session-*.json"))
 
-    def parse(self, path: Path) -> ParseResult:
+    def _parse(self, path: Path) -> ParseResult:
         res = ParseResult()
         meta: dict[str, Any] = {}
         messages: dict[str, tuple[dict, bytes]] = {}
@@ -39,59 +39,63 @@ class GeminiProvider:
             except (OSError, json.JSONDecodeError, UnicodeDecodeError) as e:
                 res.skip(str(path), f"unreadable ({e})")
                 return res
+            doc = obj(doc)
             meta = {k: v for k, v in doc.items() if k != "messages"}
             for i, m in enumerate(doc.get("messages") or []):
                 if isinstance(m, dict):
-                    messages[m.get("id") or str(i)] = (m, json.dumps(m, ensure_ascii=False).encode())
+                    with res.line(f"{path}#{i}"):
+                        messages[m.get("id") or str(i)] = (m, json.dumps(m, ensure_ascii=False).encode())
         else:
             for n, raw, d in iter_jsonl(path, res):
-                if "$set" in d and isinstance(d["$set"], dict):
-                    meta.update({k: v for k, v in d["$set"].items() if k != "messages"})
-                    for m in d["$set"].get("messages") or []:
-                        ws = WORKSPACE.search(text_of(m.get("content")) if isinstance(m, dict) else "")
-                        if ws:
-                            meta.setdefault("workspace", ws.group(1))
-                elif "type" in d and "id" in d:
-                    messages[d["id"]] = (d, raw)
-                elif "sessionId" in d:
-                    meta.update(d)
+                with res.line(f"{path}:{n}"):
+                    if "$set" in d and isinstance(d["$set"], dict):
+                        meta.update({k: v for k, v in d["$set"].items() if k != "messages"})
+                        for m in d["$set"].get("messages") or []:
+                            ws = WORKSPACE.search(text_of(m.get("content")) if isinstance(m, dict) else "")
+                            if ws:
+                                meta.setdefault("workspace", ws.group(1))
+                    elif "type" in d and "id" in d:
+                        messages[d["id"]] = (d, raw)
+                    elif "sessionId" in d:
+                        meta.update(d)
         turns: list[Turn] = []
         for mid, (m, raw) in messages.items():
-            ts = m.get("timestamp")
-            kind = m.get("type")
-            if kind == "user":
-                content = m.get("content")
-                if isinstance(content, list) and any(isinstance(p, dict) and "functionResponse" in p for p in content):
-                    continue  # tool results are read from the call records below
-                text = text_of(content)
-                if text.startswith("/"):
-                    turns.append(Turn("system", text, ts=ts, key=turn_key(mid), raw=raw))
-                elif text:
-                    turns.append(Turn("user", text, ts=ts, key=turn_key(mid), raw=raw))
-            elif kind == "gemini":
-                for th in m.get("thoughts") or []:
-                    if isinstance(th, dict) and (th.get("description") or th.get("subject")):
-                        turns.append(Turn("thinking", th.get("description") or th.get("subject"), ts=ts,
-                                          key=turn_key(mid, "th", th.get("subject"))))
-                if m.get("content"):
-                    turns.append(Turn("assistant", text_of(m["content"]), ts=ts, model=m.get("model"),
-                                      key=turn_key(mid), raw=raw))
-                for call in m.get("toolCalls") or []:
-                    if not isinstance(call, dict):
-                        continue
-                    args = call.get("args")
-                    shown = args.get("command") or args.get("file_path") or args.get("path") if isinstance(args, dict) else None
-                    turns.append(Turn("tool_call", str(shown or json.dumps(args, ensure_ascii=False)), name=call.get("name"),
-                                      input=args, ts=call.get("timestamp") or ts, key=turn_key(mid, call.get("id"))))
-                    out = _result_text(call.get("result"))
-                    if out is not None:
-                        turns.append(Turn("tool_result", out, name=call.get("name"),
-                                          is_error=call.get("status") == "error", ts=call.get("timestamp") or ts,
-                                          key=turn_key(mid, call.get("id"), "out")))
-            elif kind in ("info", "error", "warning"):
-                text = text_of(m.get("content"))
-                if text:
-                    turns.append(Turn("system", text, ts=ts, key=turn_key(mid), raw=raw))
+            with res.line(f"{path}#{mid}", turns):
+                ts = m.get("timestamp")
+                kind = m.get("type")
+                if kind == "user":
+                    content = m.get("content")
+                    if isinstance(content, list) and any(isinstance(p, dict) and "functionResponse" in p for p in content):
+                        continue  # tool results are read from the call records below
+                    text = text_of(content)
+                    if text.startswith("/"):
+                        turns.append(Turn("system", text, ts=ts, key=turn_key(mid), raw=raw))
+                    elif text:
+                        turns.append(Turn("user", text, ts=ts, key=turn_key(mid), raw=raw))
+                elif kind == "gemini":
+                    for th in m.get("thoughts") or []:
+                        if isinstance(th, dict) and (th.get("description") or th.get("subject")):
+                            turns.append(Turn("thinking", th.get("description") or th.get("subject"), ts=ts,
+                                              key=turn_key(mid, "th", th.get("subject"))))
+                    if m.get("content"):
+                        turns.append(Turn("assistant", text_of(m["content"]), ts=ts, model=m.get("model"),
+                                          key=turn_key(mid), raw=raw))
+                    for call in m.get("toolCalls") or []:
+                        if not isinstance(call, dict):
+                            continue
+                        args = call.get("args")
+                        shown = args.get("command") or args.get("file_path") or args.get("path") if isinstance(args, dict) else None
+                        turns.append(Turn("tool_call", str(shown or json.dumps(args, ensure_ascii=False)), name=call.get("name"),
+                                          input=args, ts=call.get("timestamp") or ts, key=turn_key(mid, call.get("id"))))
+                        out = _result_text(call.get("result"))
+                        if out is not None:
+                            turns.append(Turn("tool_result", out, name=call.get("name"),
+                                              is_error=call.get("status") == "error", ts=call.get("timestamp") or ts,
+                                              key=turn_key(mid, call.get("id"), "out")))
+                elif kind in ("info", "error", "warning"):
+                    text = text_of(m.get("content"))
+                    if text:
+                        turns.append(Turn("system", text, ts=ts, key=turn_key(mid), raw=raw))
         if not turns:
             return res
         sid = meta.get("sessionId") or path.stem

@@ -15,11 +15,11 @@ import json
 from pathlib import Path
 from typing import Any, Iterator
 
-from archive.providers.base import ParseResult, iso, iter_jsonl, text_of
+from archive.providers.base import BaseProvider, ParseResult, iso, iter_jsonl, obj, text_of
 from archive.record import Conversation, Source, Turn, conversation_id, turn_key
 
 
-class KimiProvider:
+class KimiProvider(BaseProvider):
     name = "kimi"
 
     def discover(self, home: Path) -> Iterator[Path]:
@@ -28,14 +28,14 @@ class KimiProvider:
                 yield d
         yield from sorted((home / ".kimi-code" / "sessions").glob("*/*/agents/*/wire.jsonl"))
 
-    def parse(self, path: Path) -> ParseResult:
+    def _parse(self, path: Path) -> ParseResult:
         res = ParseResult()
         sid = path.name if path.is_dir() else path.parents[2].name
         title = None
         if path.is_dir():
             try:
-                title = json.loads((path / "state.json").read_text()).get("custom_title")
-            except (OSError, json.JSONDecodeError, AttributeError):
+                title = obj(json.loads((path / "state.json").read_text())).get("custom_title")
+            except (OSError, json.JSONDecodeError, UnicodeDecodeError, RecursionError):
                 pass
             ctx = path / "context.jsonl"
             turns = self._context(ctx, res) if ctx.exists() else self._wire(path / "wire.jsonl", res)
@@ -52,46 +52,48 @@ class KimiProvider:
     def _context(self, path: Path, res: ParseResult) -> list[Turn]:
         turns: list[Turn] = []
         for n, raw, d in iter_jsonl(path, res):
-            role = d.get("role")
-            key = turn_key(n)
-            if role == "user":
-                turns.append(Turn("user", text_of(d.get("content")), key=key, raw=raw))
-            elif role == "assistant":
-                text = text_of(d.get("content"))
-                if text:
-                    turns.append(Turn("assistant", text, key=key, raw=raw))
-                for j, call in enumerate(d.get("tool_calls") or []):
-                    fn = call.get("function") or {}
-                    try:
-                        inp = json.loads(fn.get("arguments") or "null")
-                    except json.JSONDecodeError:
-                        inp = fn.get("arguments")
-                    shown = inp.get("command") if isinstance(inp, dict) else None
-                    turns.append(Turn("tool_call", str(shown or json.dumps(inp, ensure_ascii=False)), name=fn.get("name"),
-                                      input=inp, key=turn_key(n, j), raw=raw))
-            elif role == "tool":
-                turns.append(Turn("tool_result", text_of(d.get("content")), key=key, raw=raw))
+            with res.line(f"{path}:{n}", turns):
+                role = d.get("role")
+                key = turn_key(n)
+                if role == "user":
+                    turns.append(Turn("user", text_of(d.get("content")), key=key, raw=raw))
+                elif role == "assistant":
+                    text = text_of(d.get("content"))
+                    if text:
+                        turns.append(Turn("assistant", text, key=key, raw=raw))
+                    for j, call in enumerate(d.get("tool_calls") or []):
+                        fn = call.get("function") or {}
+                        try:
+                            inp = json.loads(fn.get("arguments") or "null")
+                        except json.JSONDecodeError:
+                            inp = fn.get("arguments")
+                        shown = inp.get("command") if isinstance(inp, dict) else None
+                        turns.append(Turn("tool_call", str(shown or json.dumps(inp, ensure_ascii=False)), name=fn.get("name"),
+                                          input=inp, key=turn_key(n, j), raw=raw))
+                elif role == "tool":
+                    turns.append(Turn("tool_result", text_of(d.get("content")), key=key, raw=raw))
         return turns
 
     def _wire(self, path: Path, res: ParseResult) -> list[Turn]:
         turns: list[Turn] = []
         for n, raw, d in iter_jsonl(path, res):
-            msg = d.get("message") or {}
-            t, p = msg.get("type"), msg.get("payload") or {}
-            ts = iso(d.get("timestamp"))
-            key = turn_key(n)
-            if t == "TurnBegin":
-                turns.append(Turn("user", text_of(p.get("user_input")), ts=ts, key=key, raw=raw))
-            elif t == "ContentPart" and p.get("type") == "text":
-                if turns and turns[-1].role == "assistant":
-                    turns[-1].text += p.get("text", "")
-                else:
-                    turns.append(Turn("assistant", p.get("text", ""), ts=ts, key=key, raw=raw))
-            elif t == "ToolCall":
-                fn = p.get("function") or {}
-                turns.append(Turn("tool_call", str(fn.get("arguments") or ""), name=fn.get("name"), ts=ts, key=key, raw=raw))
-            elif t == "ToolResult":
-                turns.append(Turn("tool_result", text_of((p.get("return_value") or {}).get("output")), ts=ts, key=key, raw=raw))
+            with res.line(f"{path}:{n}", turns):
+                msg = d.get("message") or {}
+                t, p = msg.get("type"), msg.get("payload") or {}
+                ts = iso(d.get("timestamp"))
+                key = turn_key(n)
+                if t == "TurnBegin":
+                    turns.append(Turn("user", text_of(p.get("user_input")), ts=ts, key=key, raw=raw))
+                elif t == "ContentPart" and p.get("type") == "text":
+                    if turns and turns[-1].role == "assistant":
+                        turns[-1].text += p.get("text", "")
+                    else:
+                        turns.append(Turn("assistant", p.get("text", ""), ts=ts, key=key, raw=raw))
+                elif t == "ToolCall":
+                    fn = p.get("function") or {}
+                    turns.append(Turn("tool_call", str(fn.get("arguments") or ""), name=fn.get("name"), ts=ts, key=key, raw=raw))
+                elif t == "ToolResult":
+                    turns.append(Turn("tool_result", text_of((p.get("return_value") or {}).get("output")), ts=ts, key=key, raw=raw))
         return turns
 
     def _times(self, wire: Path, res: ParseResult) -> tuple[str | None, str | None]:
@@ -100,7 +102,7 @@ class KimiProvider:
         first = last = None
         scratch = ParseResult()
         for _, _, d in iter_jsonl(wire, scratch):
-            if d.get("timestamp"):
+            if isinstance(d.get("timestamp"), (int, float, str)) and d["timestamp"]:
                 first = first or d["timestamp"]
                 last = d["timestamp"]
         return iso(first), iso(last)

@@ -13,11 +13,11 @@ import sqlite3
 from pathlib import Path
 from typing import Any, Iterator
 
-from archive.providers.base import ParseResult, iso
+from archive.providers.base import BaseProvider, ParseResult, iso, obj
 from archive.record import Conversation, Source, Turn, conversation_id, turn_key
 
 
-class OpenCodeProvider:
+class OpenCodeProvider(BaseProvider):
     name = "opencode"
 
     def discover(self, home: Path) -> Iterator[Path]:
@@ -29,7 +29,7 @@ class OpenCodeProvider:
         if storage.is_dir():
             yield storage
 
-    def parse(self, path: Path) -> ParseResult:
+    def _parse(self, path: Path) -> ParseResult:
         if path.is_dir():
             return self._parse_tree(path)
         res = ParseResult()
@@ -50,9 +50,10 @@ class OpenCodeProvider:
                     if msg is None:
                         continue
                     for pid, pdata in parts.get(mid, []):
-                        part = _load(pdata, res, f"{path}:part {pid}")
-                        if part is not None:
-                            turns.extend(_part_turns(msg, part, pid, pdata.encode("utf-8")))
+                        with res.line(f"{path}:part {pid}"):
+                            part = _load(pdata, res, f"{path}:part {pid}")
+                            if part is not None:
+                                turns.extend(_part_turns(msg, part, pid, pdata.encode("utf-8")))
                 if turns:
                     res.conversations.append(Conversation(
                         id=conversation_id(self.name, sid), agent=self.name, native_id=sid, agent_version=version,
@@ -68,20 +69,24 @@ class OpenCodeProvider:
         storage = sessions_dir.parent
         for sfile in sorted(sessions_dir.glob("**/*.json")):
             s = _load_file(sfile, res)
-            if not s or "id" not in s:
+            if not s or not isinstance(s.get("id"), str):
                 continue
             sid = s["id"]
-            turns = []
+            turns: list[Turn] = []
             msgs = [m for m in (_load_file(f, res) for f in sorted((storage / "message" / sid).glob("*.json"))) if m]
-            msgs.sort(key=lambda m: (m.get("time") or {}).get("created") or 0)
+            msgs.sort(key=_created)
             for m in msgs:
-                pdir = storage / "part" / m.get("id", "")
+                if not isinstance(m.get("id"), str):
+                    res.skip(f"{sfile}: message", "unexpected shape (no id)")
+                    continue
+                pdir = storage / "part" / m["id"]
                 for pf in sorted(pdir.glob("*.json")):
-                    part = _load_file(pf, res)
-                    if part:
-                        turns.extend(_part_turns(m, part, pf.stem, pf.read_bytes()))
+                    with res.line(str(pf), turns):
+                        part = _load_file(pf, res)
+                        if part:
+                            turns.extend(_part_turns(m, part, pf.stem, pf.read_bytes()))
             if turns:
-                time = s.get("time") or {}
+                time = obj(s.get("time"))
                 res.conversations.append(Conversation(
                     id=conversation_id(self.name, sid), agent=self.name, native_id=sid, agent_version=s.get("version"),
                     title=s.get("title"), workspace=s.get("directory"), started_at=iso(time.get("created")),
@@ -89,13 +94,21 @@ class OpenCodeProvider:
         return res
 
 
+def _created(m: dict[str, Any]) -> float:
+    v = obj(m.get("time")).get("created")
+    return v if isinstance(v, (int, float)) else 0
+
+
 def _load(data: str, res: ParseResult, where: str) -> dict | None:
     try:
-        obj = json.loads(data)
-    except (json.JSONDecodeError, TypeError):
+        d = json.loads(data)
+    except (json.JSONDecodeError, TypeError, UnicodeDecodeError, RecursionError):
         res.skip(where, "malformed JSON")
         return None
-    return obj if isinstance(obj, dict) else None
+    if not isinstance(d, dict):
+        res.skip(where, "not a JSON object")
+        return None
+    return d
 
 
 def _load_file(path: Path, res: ParseResult) -> dict | None:

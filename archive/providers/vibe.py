@@ -15,11 +15,11 @@ import json
 from pathlib import Path
 from typing import Any, Iterator
 
-from archive.providers.base import ParseResult, iter_jsonl, text_of
+from archive.providers.base import BaseProvider, ParseResult, arr, iter_jsonl, obj
 from archive.record import Conversation, Source, Turn, conversation_id, turn_key
 
 
-class VibeProvider:
+class VibeProvider(BaseProvider):
     name = "vibe"
 
     def discover(self, home: Path) -> Iterator[Path]:
@@ -28,17 +28,17 @@ class VibeProvider:
         yield from sorted(p for p in logs.glob("session_*") if p.is_dir() and (p / "messages.jsonl").exists())
         yield from sorted(logs.glob("session_*.json"))
 
-    def parse(self, path: Path) -> ParseResult:
+    def _parse(self, path: Path) -> ParseResult:
         res = ParseResult()
         try:
             if (path / "CURRENT").exists():
                 msgs, meta = self._unified(path, res)
             elif path.is_dir():
                 msgs = [m for _, _, m in iter_jsonl(path / "messages.jsonl", res)]
-                meta = _read_json(path / "meta.json", res) or {}
+                meta = obj(_read_json(path / "meta.json", res))
             else:
-                doc = _read_json(path, res) or {}
-                msgs, meta = doc.get("messages") or [], doc.get("metadata") or doc
+                doc = obj(_read_json(path, res))
+                msgs, meta = arr(doc.get("messages")), obj(doc.get("metadata") or doc)
         except OSError as e:
             res.skip(str(path), f"unreadable ({e})")
             return res
@@ -48,11 +48,12 @@ class VibeProvider:
             if not isinstance(m, dict):
                 res.skip(f"{path}#{i}", "not a message")
                 continue
-            turns.extend(_turns(m, i))
+            with res.line(f"{path}#{i}", turns):
+                turns.extend(_turns(m, i))
         if not turns:
             return res
         sid = meta.get("session_id") or path.name
-        env = meta.get("environment") or {}
+        env = obj(meta.get("environment"))
         res.conversations.append(Conversation(
             id=conversation_id(self.name, sid), agent=self.name, native_id=sid, title=meta.get("title"),
             workspace=env.get("working_directory") or meta.get("origin_directory"),
@@ -61,15 +62,21 @@ class VibeProvider:
         return res
 
     def _unified(self, root: Path, res: ParseResult) -> tuple[list[Any], dict]:
-        current = _read_json(root / "CURRENT", res) or {}
+        current = obj(_read_json(root / "CURRENT", res))
         gen = current.get("generation")
-        manifest = _read_json(root / "generations" / str(gen) / "manifest.json", res) or {}
+        if not isinstance(gen, (str, int)) or isinstance(gen, bool):
+            res.skip(str(root / "CURRENT"), "unexpected shape (no generation)")
+            return [], {}
+        manifest = obj(_read_json(root / "generations" / str(gen) / "manifest.json", res))
         msgs: list[Any] = []
-        for h in (manifest.get("checkpoint") or {}).get("chunks") or []:
+        for h in arr(obj(manifest.get("checkpoint")).get("chunks")):
+            if not isinstance(h, str) or "/" in h:
+                res.skip(f"{root}: chunk", "unexpected shape (chunk name)")
+                continue
             chunk = _read_json(root / "chunks" / f"{h}.json", res)
             if isinstance(chunk, list):
                 msgs.extend(chunk)
-        return msgs, _read_json(root / "meta.json", res) or {}
+        return msgs, obj(_read_json(root / "meta.json", res))
 
 
 def _read_json(path: Path, res: ParseResult) -> Any:
@@ -77,7 +84,7 @@ def _read_json(path: Path, res: ParseResult) -> Any:
         return json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return None
-    except (OSError, json.JSONDecodeError, UnicodeDecodeError) as e:
+    except (OSError, json.JSONDecodeError, UnicodeDecodeError, RecursionError) as e:
         res.skip(str(path), f"unreadable ({e})")
         return None
 
