@@ -42,19 +42,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    from archive.errors import Terminated, one_line, raise_on_sigterm
+    raise_on_sigterm()  # a command that needs SIGTERM itself (record) installs its own handler
     try:
         rc = args.func(args)
     except UserError as e:
         print(f"capsule-capture: {e}", file=sys.stderr)
         return e.code
     except KeyboardInterrupt:
+        print("capsule-capture: interrupted (what was written before is kept)", file=sys.stderr)
         return 130
+    except Terminated:
+        print("capsule-capture: terminated (what was written before is kept)", file=sys.stderr)
+        return 143
     except BrokenPipeError:
         # `capsule-capture cat x.cast | head`: the reader left, which is fine.
         try:
             sys.stdout = None  # type: ignore[assignment]
         finally:
             return 0
+    except Exception as e:  # the archive's and the filesystem's errors: one line, never a traceback
+        msg = one_line(e)
+        if msg is None:
+            raise
+        print(f"capsule-capture: {msg[0]}", file=sys.stderr)
+        return msg[1]
     return int(rc or 0)
 
 

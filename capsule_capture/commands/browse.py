@@ -56,7 +56,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _store():  # type: ignore[no-untyped-def]
     from archive.store import Store
-    return Store()
+    return Store(readonly=True)  # reading commands never write (works on a read-only mount)
 
 
 def _resolve(store, ident: str) -> str:  # type: ignore[no-untyped-def]
