@@ -152,7 +152,16 @@ def _check_codex(conv: Conversation, data: dict, home: Path) -> None:
     lines = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
     assert lines[0]["type"] == "session_meta" and lines[0]["payload"]["id"] == new
     assert lines[0]["payload"]["cwd"] == conv.workspace
-    assert all(d["type"] == "response_item" for d in lines[1:])
+    # archived lines, each message followed by the event Codex draws it from (made from its text)
+    for prev, d in zip(lines, lines[1:]):
+        if d["type"] == "event_msg":
+            p = prev["payload"]
+            assert prev["type"] == "response_item" and p["type"] == "message"
+            kind = {"user": "user_message", "assistant": "agent_message"}[p["role"]]
+            assert d["payload"]["type"] == kind
+            assert d["payload"]["message"] == "".join(c["text"] for c in p["content"])
+        else:
+            assert d["type"] == "response_item"
     if any("ordinal" in d for d in lines):
         assert [d["ordinal"] for d in lines] == list(range(len(lines)))
     assert conv.native_id not in path.read_text(encoding="utf-8")

@@ -195,13 +195,25 @@ def test_codex_resumes_a_fork_with_exactly_its_turns(tmp_path):
                "PATH": os.pathsep.join([os.path.dirname(CODEX), os.path.dirname(shutil.which("node") or "/usr/bin/node"),
                                         "/usr/local/bin", "/usr/bin", "/bin"]),
                "TERM": "dumb", "LANG": "C.UTF-8"}
-        r = subprocess.run([CODEX, "exec", "--skip-git-repo-check", "resume", fork["session_id"], NEW_PROMPT],
-                           cwd=work, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+        def resume(target: list[str], session_id: str, n: int) -> None:
+            seen = set(dump.glob("req_*.json"))
+            r = subprocess.run([CODEX, "exec", "--skip-git-repo-check", "resume", *target, NEW_PROMPT], cwd=work,
+                               env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+            assert r.returncode == 0, (r.stdout + r.stderr)[-2000:]
+            assert ANSWER in r.stdout and f"session id: {session_id}" in r.stdout + r.stderr
+            bodies = [json.loads(p.read_text())["body"] for p in sorted(set(dump.glob("req_*.json")) - seen)]
+            main = [b for b in bodies if b.get("tools") and _codex_seen(b)
+                    and _codex_seen(b)[-1] == ("user", NEW_PROMPT)]
+            assert len(main) == 1
+            assert _codex_seen(main[0]) == _expected(conv, n)
+
+        # found by Codex's own session list (`resume --last --all`: the only session there)
+        resume(["--last", "--all"], fork["session_id"], 2)
+        # and by its id, as `fork` prints it
+        r = cli("fork", conv.id, "--at", "1", "--home", str(tmp_path / "home"), "--format", "json",
+                env={"CAPSULE_CAPTURE_HOME": str(tmp_path / "capcap")})
+        assert r.returncode == 0, r.stderr
+        second = json.loads(r.stdout)["session_id"]
+        resume([second], second, 1)
     finally:
         _stop(mock)
-    assert r.returncode == 0, (r.stdout + r.stderr)[-2000:]
-    assert ANSWER in r.stdout
-    bodies = [json.loads(p.read_text())["body"] for p in sorted(dump.glob("req_*.json"))]
-    main = [b for b in bodies if b.get("tools") and _codex_seen(b) and _codex_seen(b)[-1] == ("user", NEW_PROMPT)]
-    assert len(main) == 1
-    assert _codex_seen(main[0]) == _expected(conv, 2)

@@ -8,7 +8,9 @@ from the `response_item` lines. The state databases (`state_5.sqlite`,
 `thread_history_1.sqlite`) are back-filled by Codex itself from the rollout,
 so they are not written. The archive keeps the turn lines, not the
 `session_meta` line, so that one line is made from the archived conversation's
-own fields (id, cwd, CLI version); every other line is the archived raw line,
+own fields (id, cwd, CLI version); so are the `event_msg` lines Codex draws a
+resumed session's messages from and lists sessions by (`user_message`,
+`agent_message`: see `_display_event`). Every other line is the archived raw line,
 with `ordinal` renumbered when the rollout numbers its lines, and bare
 (pre-envelope) items wrapped in the current envelope. The fork is named in
 `session_index.jsonl` (appended, as Codex does) so `codex resume`'s picker
@@ -72,11 +74,37 @@ def rewrite(conv: Conversation, lines: list[bytes], new: str, now: datetime) -> 
     meta["type"] = "session_meta"
     meta["payload"] = {"session_id": new, "id": new, "timestamp": _stamp(now), "cwd": conv.workspace or "",
                        "originator": ORIGINATOR, "cli_version": conv.agent_version or "", "source": "cli"}
-    out = [meta] + objs
+    out: list[dict[str, object]] = [meta]
+    for d in objs:
+        out.append(d)
+        shown = _display_event(d)
+        if shown is not None:
+            out.append(shown)
     if numbered:
         for i, d in enumerate(out):
             d["ordinal"] = i
     return [json.dumps(d, ensure_ascii=False, separators=(",", ":")).encode("utf-8") for d in out]
+
+
+def _display_event(d: dict[str, object]) -> dict[str, object] | None:
+    """The `event_msg` Codex shows a message from (and lists a session by), for a message line.
+
+    Codex sends the model the `response_item` lines but draws the resumed
+    screen, and finds sessions for `codex resume`'s picker and `--last`, from
+    `event_msg` lines (`user_message`, `agent_message`); the archive keeps no
+    event lines, so one is made from each archived message's own text."""
+    p = d.get("payload")
+    if d.get("type") != "response_item" or not isinstance(p, dict) or p.get("type") != "message":
+        return None
+    role = p.get("role")
+    if role not in ("user", "assistant"):
+        return None
+    content = p.get("content")
+    parts = content if isinstance(content, list) else [{"text": content}] if isinstance(content, str) else []
+    text = "".join(x["text"] for x in parts if isinstance(x, dict) and isinstance(x.get("text"), str))
+    body: dict[str, object] = ({"type": "user_message", "message": text, "images": []} if role == "user"
+                               else {"type": "agent_message", "message": text})
+    return {"timestamp": d.get("timestamp"), "type": "event_msg", "payload": body}
 
 
 def write(conv: Conversation, lines: list[bytes], home: Path | None) -> Forked:
