@@ -23,9 +23,12 @@ from __future__ import annotations
 
 import regex
 
+from typing import Iterable
+
 from agents_chrome.profile import ChromeProfile
 from agents_chrome.rules import Labeled, LineRule
-from agents_chrome.transcript import without_scrollbar
+from agents_chrome.stitch import Stitcher
+from agents_chrome.transcript import TLine, without_scrollbar
 from agents_chrome.turns import Turn
 from screen.frames import Frame
 
@@ -63,12 +66,18 @@ class AmpProfile(ChromeProfile):
         LineRule("answer", "assistant", r"^\s(?P<body>\S.*)$"),
     )
 
-    def rows(self, frame: Frame) -> list[str]:
+    def rows(self, frame: Frame) -> list[str | None]:  # type: ignore[override]
         """Rows as the rules should see them: the animated orb and half-drawn
         box borders blanked (they redraw every frame and are never
-        conversation), the scrollbar in the last column removed."""
-        out = []
+        conversation), the scrollbar in the last column removed. On the
+        alternate screen a row a popup is drawn over (the menu after one
+        Ctrl+C) is None: covered, the stitcher keeps the row it hid."""
+        out: list[str | None] = []
         for ln in without_scrollbar(frame, SCROLLBAR):
+            m = OVERLAY.search(ln)
+            if m and frame.alternate and m.start() > 0:
+                out.append(None)
+                continue
             ln = OVERLAY.sub("", ln).rstrip()  # a menu drawn over the right side (e.g. after one Ctrl+C)
             visible = ln.replace(" ", "")
             orb = sum(1 for c in visible if c in ORB_GLYPHS)
@@ -88,6 +97,49 @@ class AmpProfile(ChromeProfile):
 
     main_viewport = viewport
 
+    def transcript(self, frames: Iterable[Frame]) -> list[TLine]:
+        """Stitched like any full-screen TUI, keeping where a view continued the
+        document without sharing a row: Amp draws a finished answer anchored to
+        the bottom of its viewport (a counter while it streams), so the top of
+        an answer taller than the screen is on no frame."""
+        self._dialogs = []
+        self._after_gap: set[int] = set()
+        out: list[TLine] = []
+        block = 0
+        st: Stitcher | None = None
+        last_main: Frame | None = None
+
+        def flush(st: Stitcher) -> None:
+            for i, (t, tm) in enumerate(zip(st.doc, st.times)):
+                line = TLine(t, tm, "alt", block)
+                if i in st.gaps:
+                    self._after_gap.add(id(line))
+                out.append(line)
+
+        for f in frames:
+            if f.alternate:
+                if st is None:
+                    block += 1
+                    st = Stitcher()
+                vp = self.viewport(f)
+                if vp is not None:
+                    st.add(self.rows(f)[vp[0]:vp[1]], f.time)
+            else:
+                if st is not None:
+                    flush(st)
+                    st = None
+                last_main = f
+        if st is not None:
+            flush(st)
+        if last_main is not None:
+            vp = self.main_viewport(last_main)
+            if vp is not None:
+                final = [r or "" for r in self.rows(last_main)[vp[0]:vp[1]]]
+                while final and not final[-1].strip():
+                    final.pop()
+                out.extend(TLine(t, last_main.time, "screen", block + 1) for t in final)
+        return out
+
     def label(self, lines: list) -> list[Labeled]:
         labeled = super().label(lines)
         # Rows of one prompt bar are one prompt.
@@ -97,6 +149,18 @@ class AmpProfile(ChromeProfile):
         return labeled
 
     def make_turn(self, kind: str, text: str, members: list[Labeled]) -> Turn | list[Turn] | None:
+        made = self._make_turn(kind, text, members)
+        gaps = getattr(self, "_after_gap", set())
+        # a prompt whose own opening row follows the gap is whole: what was
+        # not shown lies above it
+        cut = [m for m in members[1:] if id(m.line) in gaps] if kind == "user" else \
+            [m for m in members if id(m.line) in gaps]
+        if made is not None and cut:
+            for t in (made if isinstance(made, list) else [made]):
+                t.partial = True
+        return made
+
+    def _make_turn(self, kind: str, text: str, members: list[Labeled]) -> Turn | list[Turn] | None:
         rule = members[0].rule if members else ""
         if kind == "tool_call":
             head = text.splitlines()[0].strip() if text else ""

@@ -86,6 +86,7 @@ class ChromeProfile:
         for t in made:
             if t.role == "assistant" and out and out[-1].role == "assistant":
                 out[-1].text += "\n" + t.text
+                out[-1].partial = out[-1].partial or t.partial
             else:
                 out.append(t)
         return out

@@ -69,6 +69,9 @@ class Stitcher:
         self.doc: list[str] = []
         self.times: list[float] = []
         self.first_drawn = first_drawn
+        #: document rows that follow a view sharing no row with what came before:
+        #: rows between them may never have been on screen
+        self.gaps: set[int] = set()
         self._pos: dict[str, list[int]] = defaultdict(list)
 
     # -- index ----------------------------------------------------------------
@@ -130,7 +133,7 @@ class Stitcher:
 
     def add(self, view: Sequence[Row], time: float = 0.0) -> None:
         view = list(view)
-        while view and not (view[-1] or "").strip():
+        while view and view[-1] is not None and not view[-1].strip():
             view.pop()
         # Leading blank rows are padding above the first visible line; they
         # must not blank out the text that just scrolled past them.
@@ -172,6 +175,7 @@ class Stitcher:
         blocks = [b for b in sm.get_matching_blocks() if b.size]
         if not blocks:
             self._replace(len(doc), [], view, time)
+            self.gaps.add(len(doc))
             return
         first, last = blocks[0], blocks[-1]
         rest = window[last.a + last.size:]
@@ -243,6 +247,7 @@ class Stitcher:
             else:
                 rows.append(v)
         times = new_times if new_times is not None else [time] * len(view)
+        self.gaps = {g for g in self.gaps if g <= start}  # a view never shows what is above its top
         self.doc = doc[:start] + rows
         self.times = self.times[:start] + list(times)
         self._rebuild_index(start)

@@ -56,7 +56,9 @@ def turn_label(t: dict[str, Any]) -> tuple[str, str]:
     if t.get("vector") and t["vector"] != "native":
         label += f"  [{t['vector']}]"
     if t.get("partial"):
-        label += "  [partial]"  # the turn was cut (the agent stopped, or the source ended mid-turn)
+        # the turn was cut: the agent stopped, the source ended mid-turn, or (a screen
+        # capture) the screen never showed all of it
+        label += "  [partial: not all of it was on screen]" if t.get("vector") == "screen" else "  [partial]"
     return label, style
 
 

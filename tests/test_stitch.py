@@ -102,3 +102,78 @@ def test_stitcher_keeps_lines_when_text_is_inserted_mid_view():
     assert st.doc[:2] == ["> question", "Sure, here it is:"]
     assert st.doc[2:] == ["class A:", "    def f(self): ...", "    def g(self): ...", "And the tests:",
                           "import pytest", "Why this?", "footer line"]
+
+
+# -- the stitching situations of full-screen TUIs ------------------------------
+
+def _turn(k: int, answer: list[str]) -> list[str]:
+    return [f"┃  prompt number {k}", ""] + answer + ["", "Click to expand", "▣  Build · Model"]
+
+
+def _follow(st: Stitcher, doc: list[str], n: int, step: int = 3) -> None:
+    """Views of n rows that follow the tail of `doc` as it grows."""
+    for end in range(min(n, len(doc)), len(doc) + 1, step):
+        st.add(doc[max(0, end - n):end])
+    st.add(doc[-n:])
+
+
+def test_repeated_answer_and_chrome_rows_do_not_anchor_on_an_older_copy():
+    same = ["The entry point validates its arguments first.", "Two details matter when you change it.",
+            "- public functions never print", "- tests use temporary directories",
+            "- errors are raised, never returned", "If you want, I can sketch a refactor next.",
+            "That is all there is to it.", "Ask again any time."]
+    doc: list[str] = []
+    for k in range(10):
+        doc += _turn(k, same if k in (2, 7) else [f"answer {k} line {i}" for i in range(4)])
+    st = Stitcher()
+    _follow(st, doc, 14, step=5)  # an answer arrives several rows at a time
+    assert st.doc == doc  # nothing a session did early vanishes because it went on
+
+
+def test_a_block_rendered_late_and_taller_is_inserted_not_written_over_rows_above():
+    st = Stitcher()
+    st.add(["┃  show me the helper", "", "Sure, here it is:", "", "That helper is pure.", "footer row"])
+    # the code block is filled in after the text below it; the top scrolled out
+    st.add(["def helper(x):", "    y = x * 2", "    return y", "", "That helper is pure.", "footer row"])
+    assert st.doc == ["┃  show me the helper", "", "Sure, here it is:", "", "def helper(x):", "    y = x * 2",
+                      "    return y", "", "That helper is pure.", "footer row"]
+
+
+def test_a_scrolled_back_view_with_a_pinned_row_changes_nothing():
+    doc = [f"row {i} of a long answer" for i in range(60)]
+    st = Stitcher()
+    _follow(st, doc, 15)
+    st.add(doc[40:52] + ["", "↓ back to bottom (End)"])  # less than a view back
+    st.add(doc[10:24] + ["↓ back to bottom (End)"])
+    assert st.doc == doc
+    st.add(doc[-15:] + ["row 60 of a long answer"])  # back at the tail, growing again
+    assert st.doc == doc + ["row 60 of a long answer"]
+
+
+def test_rows_covered_by_a_popup_keep_the_document_rows():
+    st = Stitcher()
+    view = ["┃  question", "", "first answer row", "second answer row", "third answer row", "last row"]
+    st.add(view)
+    st.add(["┃  question", "", None, None, "third answer row", None])  # an exit confirmation over them
+    assert st.doc == view
+
+
+def test_a_view_sharing_nothing_continues_the_document_after_a_gap():
+    st = Stitcher()
+    st.add(["┃  summarize the repo", "", "≈ Streaming 1.2k tok"])
+    st.add(["22. step twenty-two", "23. step twenty-three", "That covers everything."])
+    assert st.doc[-3:] == ["22. step twenty-two", "23. step twenty-three", "That covers everything."]
+    assert st.gaps == {len(st.doc) - 3}
+    st.add(["23. step twenty-three", "That covers everything.", "One more line."])
+    assert st.gaps == {len(st.doc) - 4}  # a view never shows what is above its top
+
+
+def test_first_drawn_keeps_a_row_redrawn_with_a_blank_lost():
+    st = Stitcher(first_drawn=True)
+    st.add(["> prompt", "einen eindeutigen Codepunkt", "zweite Zeile"])
+    st.add(["> prompt", "eineneindeutigen Codepunkt", "zweite Zeile", "dritte Zeile"])
+    assert st.doc == ["> prompt", "einen eindeutigen Codepunkt", "zweite Zeile", "dritte Zeile"]
+    plain = Stitcher()
+    plain.add(["> prompt", "a b c d", "x"])
+    plain.add(["> prompt", "ab c d", "x"])
+    assert plain.doc[1] == "ab c d"
