@@ -390,6 +390,17 @@ def opted_out(path: Path) -> bool:
     return isinstance(head, dict) and head.get(NO_ARCHIVE_FIELD) is False
 
 
+def archived_to_end(store: Any, path: Path) -> bool:
+    """Whether the archive already holds `path` up to its last byte."""
+    try:
+        size = path.stat().st_size
+    except OSError:
+        return True
+    with store.env.begin() as txn:
+        st = store.source_state(txn, str(path.resolve()))
+    return st is not None and st[2] >= size
+
+
 def pending_recordings(store: Any, home: Path | None = None) -> tuple[list[Path], RecordingStats]:
     """Recordings under the data home that the archive lacks or holds only in part."""
     stats = RecordingStats()

@@ -11,6 +11,7 @@ with a summary and exit code 0.
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import signal
 import sys
@@ -24,7 +25,8 @@ from capsule_capture.errors import UserError
 
 DEBOUNCE_MS = 300  # changes are grouped for at most this long (watchfiles' default is 1.6 s)
 STEP_MS = 50  # a burst of changes is handed over after this much calm
-RECHECK_MS = 1000  # how often stores that do not exist yet are looked for
+RECHECK_MS = 500  # how often stores that do not exist yet, and folders just made, are looked at
+FRESH_S = 3.0  # a folder just made is rescanned this long: files made in it before its watch began send no event
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -117,8 +119,12 @@ def run(args: argparse.Namespace) -> int:
             tally.last = f"{', '.join(names)}: {n} session{'s' * (n != 1)}, {st.turns_added} turns"
 
     def archive_recordings(paths: set[Path]) -> None:
-        for p in sorted(paths):
-            if p.suffix != ".cast" or not p.is_file() or pipeline.opted_out(p) or pipeline.is_live(p):
+        files: set[Path] = set()
+        for p in paths:
+            files.update(p.rglob("*.cast") if p.is_dir() else [p])
+        for p in sorted(files):
+            if (p.suffix != ".cast" or not p.is_file() or pipeline.archived_to_end(store, p)
+                    or pipeline.opted_out(p) or pipeline.is_live(p)):
                 continue
             try:
                 cid = pipeline.import_recording(p, None, store)
@@ -134,20 +140,46 @@ def run(args: argparse.Namespace) -> int:
                   + (f" · last {time.strftime('%H:%M:%S')} {tally.last}" if tally.last else ""))
 
     watched: list[Path] = []
+    catch_up: set[Path] | None = None  # what to read once the watcher is live (None: everything)
     try:
-        archive_native(None)  # catch up on what changed while nobody watched
-        todo, _ = pipeline.pending_recordings(store, data)
-        archive_recordings(set(todo))
         while not stop.is_set():
             watched = [r for r in _roots(home) if r.is_dir()] + [recs]
-            status()
+            started = False
             appeared: list[Path] = []
-            for changes in watchfiles.watch(*watched, debounce=DEBOUNCE_MS, step=STEP_MS,
-                                            rust_timeout=RECHECK_MS, yield_on_timeout=True, stop_event=stop,
-                                            raise_interrupt=False, watch_filter=None):
+            fresh: dict[Path, float] = {}  # folders made while watching, rescanned for a while
+            try:
+                batches = watchfiles.watch(*watched, debounce=DEBOUNCE_MS, step=STEP_MS, rust_timeout=RECHECK_MS,
+                                           yield_on_timeout=True, stop_event=stop, raise_interrupt=False,
+                                           watch_filter=None)
+                first = next(batches, None)
+            except (OSError, RuntimeError) as e:  # a folder vanished while the watcher started
+                tally.problems.append(f"watcher restarted: {e}")
+                stop.wait(RECHECK_MS / 1000)
+                continue
+            if first is None:
+                break
+            for changes in itertools.chain([first], batches):
+                if not started:
+                    # The watcher is live now: what changed before (while nobody
+                    # watched, or while it was starting) is read once.
+                    started = True
+                    archive_native(catch_up)
+                    todo, _ = pipeline.pending_recordings(store, data)
+                    archive_recordings(set(todo))
+                    status()
+                now = time.monotonic()
+                paths = {Path(p) for _, p in changes}
+                for p in paths:
+                    if p.is_dir():
+                        fresh[p] = now
+                for d, t in list(fresh.items()):
+                    if now - t > FRESH_S:
+                        del fresh[d]
+                    else:
+                        paths.add(d)
                 if changes:
                     tally.events += 1
-                    paths = {Path(p) for _, p in changes}
+                if paths:
                     rec_paths = {p for p in paths if recs == p or recs in p.parents}
                     if rec_paths:
                         archive_recordings(rec_paths)
@@ -157,8 +189,7 @@ def run(args: argparse.Namespace) -> int:
                 appeared = [r for r in _roots(home) if r.is_dir() and r not in watched]
                 if appeared or stop.is_set():
                     break
-            if appeared:
-                archive_native(set(appeared))  # what was in it before we watched it
+            catch_up = set(appeared)  # what was in a new store before we watched it
     finally:
         store.close()
         line.end()
