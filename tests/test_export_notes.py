@@ -125,3 +125,35 @@ def test_jsonl_of_a_real_session_keeps_every_turn(tmp_path):
     truth = json.loads((case / "truth.json").read_text())
     prompts = [t["text"] for t in truth["turns"] if t["role"] == "user" and not t.get("kind")]
     assert [e["body"] for e in events if e["type"] == "user_intent"] == prompts
+
+
+# -- wrong shapes of archived text: notes stay well-formed ---------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from capsule_capture.exporters import notes  # noqa: E402
+
+_text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=30)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rows=st.lists(st.tuples(_text, st.one_of(st.none(), _text), st.one_of(st.none(), _text,
+                                st.sampled_from(["2026-03-01T09:15:00Z", "2026-03-02T23:59:59+05:00", "not a date"])),
+                               _text), min_size=1, max_size=6))
+def test_notes_survive_any_titles_workspaces_and_times(tmp_path, rows):
+    convs = [Conversation(id=f"c{i}", agent="codex", title=title, workspace=ws, started_at=started,
+                          turns=[Turn("user", prompt, key="u")]) for i, (title, ws, started, prompt) in enumerate(rows)]
+    groups = notes.plan(convs)
+    names = notes.note_names(list(groups))
+    assert len(set(names.values())) == len(names)  # one file per (day, workspace)
+    for key, cs in groups.items():
+        name = names[key]
+        assert "/" not in name and "\n" not in name and name.strip()
+        text = notes.render(key, cs, names)
+        fm = _front(text)  # every front-matter value parses
+        assert fm["workspace"] == (key[1] or None) and fm["conversations"] == len(cs)
+        for target in LINK.findall(text.split("---\n", 2)[2]):
+            assert target in names.values()
+        body = text.split("## Conversations\n", 1)[1]
+        assert sum(1 for line in body.splitlines() if line.startswith("- ")) == len(cs)

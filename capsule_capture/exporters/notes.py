@@ -22,7 +22,7 @@ from typing import Any, Sequence
 
 HELP = "one Markdown note per day and workspace (YAML front matter, wiki-links), for Obsidian"
 
-_UNSAFE = re.compile(r"[\\/:#^\[\]|*\"<>?\x00-\x1f]+")
+_UNSAFE = re.compile(r"[\\/:#^\[\]|*\"<>?\x00-\x1f\x7f-\x9f\u2028\u2029]+")
 _TAG = re.compile(r"[^\w/-]+")
 
 
@@ -64,9 +64,13 @@ def _tag(text: str) -> str:
     return _TAG.sub("-", text).strip("-") or "x"
 
 
+_BREAKS = re.compile("[\x7f-\x9f\u2028\u2029\ufeff]")
+
+
 def _y(v: Any) -> str:
-    """A YAML scalar or flow list (JSON's syntax is valid YAML)."""
-    return json.dumps(v, ensure_ascii=False)
+    """A YAML scalar or flow list (JSON's syntax is valid YAML), on one line: the
+    characters some YAML parsers take as line breaks (NEL, LS, PS) are escaped too."""
+    return _BREAKS.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(v, ensure_ascii=False))
 
 
 def _one_line(text: str, width: int = 160) -> str:
@@ -121,7 +125,7 @@ def render(key: tuple[str, str], convs: list[Any], names: dict[tuple[str, str], 
     if nav:
         lines += [" · ".join(nav), ""]
     if ws:
-        lines += [f"Workspace: `{ws}`", ""]
+        lines += [f"Workspace: `{_one_line(ws, 400)}`", ""]
     lines += ["## Conversations", ""]
     for c in convs:
         dt = _local(c.started_at)
