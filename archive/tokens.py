@@ -14,13 +14,18 @@ makes them meet.
 """
 from __future__ import annotations
 
+import re
 from typing import Iterable, Iterator
 
-import regex
-
-_CJK_CLASS = r"\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}\u30fc"
-_TOKEN = regex.compile(rf"(?V1)(?P<cjk>[{_CJK_CLASS}]+)|(?P<word>[\w--[{_CJK_CLASS}]]{{2,40}})")
-_IS_CJK = regex.compile(rf"[{_CJK_CLASS}]")
+# Scripts written without spaces, as code point ranges (the stdlib `re` has no \p{Han}; it
+# compiles in a millisecond, which the CLI's start-up notices): Hangul Jamo, Hiragana and
+# Katakana, Hangul compatibility Jamo, Katakana extensions, CJK extension A, CJK unified
+# ideographs, Hangul syllables, CJK compatibility ideographs, halfwidth Katakana, and the
+# supplementary ideograph planes.
+_CJK_CLASS = ("\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff"
+              "\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f\U00020000-\U0002fa1f")
+_TOKEN = re.compile(f"(?P<cjk>[{_CJK_CLASS}]+)|(?P<word>[^\\W{_CJK_CLASS}]{{2,40}})")
+_IS_CJK = re.compile(f"[{_CJK_CLASS}]")
 
 STOP = frozenset("""a an and are as at be but by can do for from has have he her his i if in into is it its
 me my no not of on or our she so than that the their them then there these they this to too up us was we
@@ -52,11 +57,11 @@ def is_cjk(term: str) -> bool:
     return bool(_IS_CJK.match(term))
 
 
-def highlighter(words: Iterable[str]) -> "regex.Pattern[str]":
+def highlighter(words: Iterable[str]) -> "re.Pattern[str]":
     """A pattern matching the query's terms in text: a Latin term from a word start through
     the word's end (`pipe` marks `pipeline`); a CJK term wherever it stands in its run."""
-    alts = [regex.escape(w) if is_cjk(w) else r"\b" + regex.escape(w) + r"\w*"
+    alts = [re.escape(w) if is_cjk(w) else r"\b" + re.escape(w) + r"\w*"
             for w in sorted(words, key=len, reverse=True)]
     if not alts:
-        return regex.compile(r"(?!)")
-    return regex.compile("(" + "|".join(alts) + ")", regex.I)
+        return re.compile(r"(?!)")
+    return re.compile("(" + "|".join(alts) + ")", re.I)

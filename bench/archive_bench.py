@@ -20,6 +20,24 @@ Targets (issue 4): sync >= 500 conversations/s, search p95 < 50 ms at
 100,000, archive <= 0.5x the native bytes.
 
     .venv/bin/python bench/archive_bench.py [--conversations 10000] [--grow-to 100000] [--corpus DIR]
+
+`--browse` measures the browser and the CLI instead (issue 15) on 100,000
+synthetic conversations (7 agents, 211 workspaces, a year of start times,
+some CJK prose), built once and cached under /tmp (`--cache DIR`):
+
+  5. search as you type: every prefix of 40 queries typed key by key, each
+     keystroke one `live_search` (index completion of the half-typed word +
+     ranked search): p50/p95/max ms per keystroke (target < 60 ms);
+  6. the browser's first screen: in process (Textual headless, app start to
+     the workspace list drawn) and as a user sees it (`capsule-capture browse`
+     in tmux, launch to `All workspaces` on the pane) (target < 1 s);
+     opening `All workspaces` (the lazy conversation table, first page);
+  7. the CLI: wall time of `list --limit 20`, `search`, `show --latest`
+     processes against `python -c pass` (interpreter start), median of 7
+     (target: start-up < 150 ms beyond the interpreter), and full-query search
+     p50/p95 in process (target p95 < 50 ms).
+
+    .venv/bin/python bench/archive_bench.py --browse [--cache /tmp/capsule-capture-bench-browse]
 """
 from __future__ import annotations
 
@@ -189,7 +207,12 @@ def main() -> int:
     ap.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--keep", action="store_true", help="keep the scratch folder")
+    ap.add_argument("--browse", action="store_true", help="measure the browser and the CLI (see above)")
+    ap.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "capsule-capture-bench-browse")
     a = ap.parse_args()
+    if a.browse:
+        from browse_bench import run as browse_run  # bench/browse_bench.py
+        return browse_run(a.cache, a.grow_to, a.seed)
     if not a.corpus.is_dir():
         a.corpus = ROOT / "recordings"
     rng = random.Random(a.seed)

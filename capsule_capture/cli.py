@@ -19,13 +19,18 @@ COMMANDS = ("record", "watch", "cat", "screen", "replay", "explain", "sync", "im
             "fork", "mcp_server", "admin")
 
 
-def build_parser() -> argparse.ArgumentParser:
+# Verbs typed many times a day, and the one module that defines each: with one of these first,
+# only that module is imported (start-up of `list`/`show`/`search` without the recorder's).
+FAST = {"list": "browse", "show": "browse", "search": "browse", "export": "browse", "browse": "tui"}
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="capsule-capture",
         description="Record coding-agent terminals, replay them into turns, and archive every conversation.")
     p.add_argument("--version", action="version", version=f"capsule-capture {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
+    for name in ((only,) if only else COMMANDS):
         try:
             mod = importlib.import_module(f"capsule_capture.commands.{name}")
         except ModuleNotFoundError as e:
@@ -37,7 +42,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(FAST.get(argv[0]) if argv else None)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

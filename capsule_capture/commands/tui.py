@@ -24,6 +24,6 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("browse needs a terminal; use `capsule-capture list`, `show` or `search` in scripts")
     from archive.store import Store
     from capsule_capture.tui.app import BrowseApp
-    with Store() as store:
+    with Store(readonly=True) as store:  # the browser only reads
         BrowseApp(store, workspace=args.workspace, agent=args.agent, export_dir=args.export_dir).run()
     return 0
