@@ -232,8 +232,10 @@ class Stretch:
 def split(frames: list[Frame], header: CastHeader, forced: str | None = None) -> list[Stretch] | None:
     """The recording as stretches, or None when it is not a shell running agents.
 
-    `forced`: an agent named on the command line; every agent run is read
-    with its profile (detection still decides which runs are agents).
+    `forced`: an agent named on the command line. Detection still decides
+    which runs are agents; when they all show one agent, the named profile
+    reads them (the user overrides a wrong guess); when they show several,
+    each run keeps its own, since one profile cannot read another agent.
     """
     if not is_shell_command(header.command) or not frames:
         return None
@@ -241,8 +243,11 @@ def split(frames: list[Frame], header: CastHeader, forced: str | None = None) ->
     if not any(r.prompt_abs is not None for r in runs):
         return None
     classify(frames, runs)
-    if not any(r.agent for r in runs):
+    detected = {r.agent for r in runs if r.agent}
+    if not detected:
         return None
+    if len(detected) > 1:
+        forced = None
     out: list[Stretch] = []
     for i, r in enumerate(runs):
         nxt = runs[i + 1].prompt_abs if i + 1 < len(runs) else None
