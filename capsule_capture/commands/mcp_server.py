@@ -36,55 +36,17 @@ def archive_path() -> Path:
 
 
 def open_archive(path: Path | None = None):  # type: ignore[no-untyped-def]
-    """The archive opened read-only; a missing archive is one line, never created.
-
-    Uses the store's own read-only mode when it has one; otherwise opens the
-    same LMDB environment with `readonly=True` (the named databases must then
-    already exist, which they do in any archive a sync or import wrote)."""
-    import lmdb
-    from archive import store as store_mod
+    """The archive opened read-only (the store's MDB_RDONLY mode: nothing here can
+    write); a missing archive is one line, never created."""
+    from archive.errors import ArchiveError
+    from archive.store import Store
     path = path or archive_path()
     if not (path / "data.mdb").exists():
         raise UserError(f"no archive at {path}: run capsule-capture sync (or import) first")
     try:
-        from archive.errors import ArchiveError
-    except ImportError:  # an archive layer without its own error type
-        ArchiveError = lmdb.Error  # type: ignore[misc,assignment]
-    try:
-        st = store_mod.Store(path, readonly=True)
-        if st.env.flags().get("readonly"):
-            return st
-        st.close()
-    except TypeError:
-        pass
-    except (ArchiveError, lmdb.Error) as e:
-        raise UserError(f"cannot open the archive at {path} read-only: {e}", code=1)
-    return _readonly_store(path)
-
-
-def _readonly_store(path: Path):  # type: ignore[no-untyped-def]
-    """A Store whose LMDB environment is opened with readonly=True (a store
-    without a read-only mode of its own gets one this way, and only here)."""
-    import lmdb
-    from archive import store as store_mod
-    real_open = lmdb.open
-
-    def ro_open(p: str, **kw: Any):  # type: ignore[no-untyped-def]
-        kw["readonly"] = True
-        return real_open(p, **kw)
-
-    class _Lmdb:  # the store module's view of lmdb, with open() forced read-only
-        def __getattr__(self, name: str) -> Any:
-            return ro_open if name == "open" else getattr(lmdb, name)
-
-    saved = store_mod.lmdb
-    store_mod.lmdb = _Lmdb()  # type: ignore[assignment]
-    try:
-        return store_mod.Store(path)
-    except lmdb.Error as e:
-        raise UserError(f"cannot open the archive at {path} read-only: {e}")
-    finally:
-        store_mod.lmdb = saved
+        return Store(path, readonly=True)
+    except ArchiveError as e:
+        raise UserError(str(e), code=e.code)
 
 
 def resolve_id(store, ident: str) -> str:  # type: ignore[no-untyped-def]
@@ -105,7 +67,7 @@ from capsule_capture.fork import turn_numbers  # noqa: E402  (one numbering for 
 
 def list_rows(agent: str | None = None, workspace: str | None = None, since: str | None = None,
               limit: int = 20) -> list[dict[str, Any]]:
-    from capsule_capture.args import as_utc, parse_instant
+    from capsule_capture.args import parse_instant
     import argparse as _ap
     if limit < 1:
         raise UserError("limit must be 1 or more")
