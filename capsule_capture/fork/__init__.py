@@ -116,18 +116,9 @@ def fork(conv: Conversation, n: int, home: Path | None = None) -> Forked:
 
 
 def make_private_dirs(path: Path) -> None:
-    """mkdir -p where every folder WE create is 0700 (existing ones are left as they are)."""
-    missing = []
-    p = path
-    while not p.exists():
-        missing.append(p)
-        p = p.parent
-    for d in reversed(missing):
-        try:
-            d.mkdir(mode=0o700)
-        except FileExistsError:
-            pass
-        os.chmod(d, 0o700)
+    """mkdir -p where every folder we create is 0700 (the team's one helper for it)."""
+    from archive.private import private_dir
+    private_dir(path)
 
 
 def write_new_file(path: Path, data: bytes) -> None:
