@@ -297,7 +297,7 @@ def _many_sessions(home: Path, n: int) -> None:
 @pytest.mark.parametrize("sig,code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)], ids=["TERM", "INT"])
 def test_signal_during_sync_is_one_line_and_archive_stays_consistent(tmp_path, sig, code):
     home = tmp_path / "home"
-    _many_sessions(home, 1500)
+    _many_sessions(home, 520)
     env = env_for(tmp_path / "data")
     proc = subprocess.Popen([sys.executable, "-m", "capsule_capture.cli", "sync", "--home", str(home)],
                             env={**os.environ, **env}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -312,6 +312,23 @@ def test_signal_during_sync_is_one_line_and_archive_stays_consistent(tmp_path, s
     res = cli("doctor", env=env)
     assert res.returncode == 0, res.stdout
     got = len(ids(env))
-    assert 0 < got < 1500
+    assert 0 < got < 520
     res = cli("sync", "--home", str(home), "--format", "json", env=env)  # picks up where it stopped
-    assert res.returncode == 0 and len(ids(env)) == 1500
+    assert res.returncode == 0 and len(ids(env)) == 520
+
+
+# -- sessions without a conversation ---------------------------------------------------------
+
+def test_a_session_without_a_conversation_is_not_archived(tmp_path):
+    """`cat`, a shell, vim: recorded (the file stays), never a 0-turn conversation."""
+    env = env_for(tmp_path / "data")
+    note = tmp_path / "note.txt"
+    note.write_text("a line of text\n")
+    cast = tmp_path / "cat.cast"
+    res = cli("record", "-o", str(cast), "--", "cat", str(note), env=env)
+    assert res.returncode == 0, res.stderr
+    assert cast.stat().st_size > 0
+    res = cli("import", str(cast), env=env)
+    assert res.returncode == 0 and "Traceback" not in res.stderr, res.stderr
+    assert ids(env) == []
+    assert cli("doctor", env=env).returncode == 0
