@@ -84,12 +84,15 @@ def conversation_table(rows: list[dict[str, Any]], width: int) -> Table:
     workspace share what is left and are cut with … (the workspace from the left)."""
     from capsule_capture.tui.catalog import local_time
     started = [local_time(r.get("started_at")) for r in rows]
+    if width < 60:  # the year goes first: the time and its zone stay whole
+        started = [x[5:] if x[:4].isdigit() else x for x in started]
     w_start = max([7] + [len(x) for x in started])
     w_agent = max([5] + [len(r.get("agent") or "") for r in rows])
     w_id, w_turns = 8, max(5, len(str(max((r.get("turns") or 0) for r in rows))))
-    free = max(10, width - (w_id + w_agent + w_start + w_turns) - 2 * 5)
-    w_title = max(6, free * 3 // 5)
-    w_ws = max(4, free - w_title)
+    narrow = width < 72  # too narrow for a useful workspace: the title takes its room
+    free = max(6, width - (w_id + w_agent + w_start + w_turns) - 2 * (4 if narrow else 5))
+    w_title = free if narrow else max(6, free * 3 // 5)
+    w_ws = 0 if narrow else max(4, free - w_title)
     table = Table(box=None, padding=(0, 1), pad_edge=False, show_edge=False, header_style="bold",
                   expand=False, width=width)
     table.add_column("id", width=w_id, no_wrap=True, overflow="ellipsis", style="bold")
@@ -97,11 +100,14 @@ def conversation_table(rows: list[dict[str, Any]], width: int) -> Table:
     table.add_column("started", width=w_start, no_wrap=True, overflow="ellipsis")
     table.add_column("turns", width=w_turns, no_wrap=True, justify="right")
     table.add_column("title", width=w_title, no_wrap=True, overflow="ellipsis")
-    table.add_column("workspace", width=w_ws, no_wrap=True, overflow="ellipsis", style="dim")
+    if not narrow:
+        table.add_column("workspace", width=w_ws, no_wrap=True, overflow="ellipsis", style="dim")
     for r, st in zip(rows, started):
         title = " ".join((r.get("title") or "").split()) or "-"
-        table.add_row(r["id"][:w_id], r.get("agent") or "?", st, str(r.get("turns") or 0), title,
-                      _cut_left(_short_path(r.get("workspace")), w_ws))
+        cells = [r["id"][:w_id], r.get("agent") or "?", st, str(r.get("turns") or 0), title]
+        if not narrow:
+            cells.append(_cut_left(_short_path(r.get("workspace")), w_ws))
+        table.add_row(*cells)
     return table
 
 

@@ -7,6 +7,7 @@ arguments refused in one line (issue 12 and 15).
 from __future__ import annotations
 
 import json
+import os
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -33,18 +34,21 @@ def _rows(env):
     return json.loads(r.stdout)
 
 
-def test_list_at_80_columns_one_line_per_row(archive_home):
+@pytest.mark.parametrize("width", [80, 50, 200])
+def test_list_one_line_per_row_at_any_width(archive_home, width):
     rows = _rows(archive_home)
     assert len(rows) == 3
-    r = cli("list", env={**archive_home, "COLUMNS": "80", "TZ": "UTC"})
+    r = cli("list", env={**archive_home, "COLUMNS": str(width), "TZ": "UTC"})
     assert r.returncode == 0, r.stderr
     lines = r.stdout.rstrip("\n").split("\n")
     assert len(lines) == 1 + len(rows), r.stdout  # the header, then one line per conversation
-    assert all(len(line) <= 80 for line in lines), r.stdout
+    assert all(len(line) <= width for line in lines), r.stdout
+    assert all("11-22 " in line and "UTC" in line for line in lines[1:])  # the start time never broken
     for line, row in zip(lines[1:], rows):
         assert line.startswith(row["id"][:8]), line
         assert row["agent"] in line
-    assert any("…" in line for line in lines[1:])  # a long title or path was cut, not wrapped
+    if width < 200:
+        assert any("…" in line for line in lines[1:])  # a long title or path was cut, not wrapped
 
 
 def test_list_newest_first_with_local_zone(archive_home):
@@ -203,3 +207,51 @@ def test_since_with_offset_compared_as_an_instant(archive_home):
 def test_since_after_until_refused(archive_home):
     r = cli("list", "--since", "2026-11-23", "--until", "2026-11-22", env=archive_home)
     _one_line_error(r)
+
+
+def _in_pty(argv, env, rows=12, cols=100, timeout=60):
+    """Run the CLI in a real PTY of `rows` x `cols`; its output."""
+    import sys
+    import time
+    import ptyprocess
+    full = {**os.environ, **env, "TERM": "xterm-256color"}
+    full.pop("COLUMNS", None)
+    full.pop("LINES", None)
+    p = ptyprocess.PtyProcess.spawn([sys.executable, "-m", "capsule_capture.cli", *argv], env=full,
+                                    dimensions=(rows, cols))
+    out = b""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            out += p.read(65536)
+        except EOFError:
+            break
+    p.wait()
+    return p.exitstatus, out.decode("utf-8", "replace")
+
+
+def _many(home, n):
+    from archive.record import Conversation, Turn
+    from archive.store import Store
+    with Store(home / "archive") as store:
+        convs = [Conversation(id=f"page{i:012d}", agent="codex", native_id=f"p{i}", title=f"paged conversation {i}",
+                              started_at=f"2026-11-{1 + i % 20:02d}T10:00:00Z", turns=[Turn(role="user", text="hi")])
+                 for i in range(n)]
+        store.write(lambda txn: [store.put(txn, c) for c in convs])
+
+
+def test_list_pages_when_taller_than_the_terminal(tmp_path):
+    """In a 12-row terminal, 30 rows go through $PAGER; 5 rows are printed straight."""
+    home = tmp_path / "h"
+    _many(home, 30)
+    paged = tmp_path / "paged.txt"
+    env = {"CAPSULE_CAPTURE_HOME": str(home), "PAGER": f"cat > {paged}", "MANPAGER": ""}
+    code, out = _in_pty(["list"], env)
+    assert code == 0, out
+    text = paged.read_text()
+    assert text.count("paged conversation") == 30
+    assert "paged conversation" not in out  # it went to the pager, not straight to the terminal
+    paged.unlink()
+    code, out = _in_pty(["list", "--limit", "5"], env)
+    assert code == 0 and not paged.exists()
+    assert out.count("paged conversation") == 5
