@@ -6,6 +6,21 @@ REP, correct wide and zero-width characters, and an engine-side history of
 every line that left the visible screen. That history is what replay builds
 transcripts from, so a program that clears the terminal's scrollback
 (`CSI 3 J`) or the screen cannot erase what we already saw.
+
+Resizes follow tmux 3.3a, the reference terminal of the tests: rows keep
+their autowrap flag (`Row.wrapped`) and extent, a width change reflows
+scrollback and screen (`screen.reflow`), a taller screen takes rows that
+scrolled into history back into view. What readers get:
+
+- `history` (text) and `history_lines` (`HistoryLine`: `text`, `spans`,
+  `width` the row was laid out at, `wrapped` = it continues on the next
+  row), the same rows in the same order; `history_since(n)` and
+  `history_lines_since(n)` give those added after `history_total` was n.
+  A row a resize brings back from history is not recorded again when it
+  leaves unchanged; rows a narrowing pushes off the top are recorded then.
+- `scrollback`: the terminal's scrollback as tmux shows it (reflowed,
+  cleared by `CSI 3 J`), `HistoryLine`s too.
+- `row_layout()`: per visible row, `RowLayout(width, wrapped)`.
 """
 from __future__ import annotations
 
@@ -22,6 +37,7 @@ from pyte.screens import Char, Cursor, Margins, StaticDefaultDict
 from wcwidth import wcwidth
 
 from screen.parser import Parser
+from screen.reflow import RLine, reflow
 
 # DEC private modes, in pyte's shifted encoding.
 ALT_1049 = 1049 << 5
@@ -115,9 +131,77 @@ class Row(StaticDefaultDict):  # type: ignore[type-arg]
 
     Drawing over half of a wide character must blank its other half; rows
     that never held one (most of them) skip that check on every draw.
+
+    `wrapped`: autowrap carried the text on to the next row (tmux's
+    GRID_LINE_WRAPPED): a resize joins such rows back into one line and
+    splits it again at the new width. `used`: how far the row was ever
+    written since it was last emptied (tmux's `cellused`): erasing to the end
+    of the line drops our cells but not tmux's extent, and the reflow
+    measures a line by its extent. `width`: the screen width the row was laid
+    out at (0 = the current width; only the alternate screen, which is never
+    reflowed, keeps rows of an older width). `echo`: the text the row had
+    when a resize brought it back from history, so it is not recorded twice.
+    These are class attributes: only the rows that differ get their own.
     """
 
     wide = False
+    wrapped = False
+    used = 0
+    width = 0
+    echo: str | None = None
+    fill: Char | None = None  # the blank an erase in a background colour left (not "used")
+
+
+def _extent(line: Row) -> int:
+    """How far the row counts as written (tmux's `cellused`): blanks an
+    erase in a background colour left do not count, erased cells do."""
+    if not line:
+        return line.used
+    fill = line.fill
+    if fill is None:
+        m = max(line) + 1
+    else:
+        m = max((x for x, c in line.items() if c is not fill), default=-1) + 1
+    return m if m > line.used else line.used
+
+
+class HistoryLine:
+    """A row that left the visible main screen, as it was laid out.
+
+    `text` (trailing blanks trimmed) and `spans` (style runs, worked out on
+    first use) are what the transcript reads; `width` is the screen width the
+    row was laid out at and `wrapped` says the row continues on the next one
+    (a soft wrap, not a newline), so a reader can join soft-wrapped rows into
+    the logical line and tell a reprint at another width from new text.
+    `cells` (up to `used`) is what a reflow needs to lay the row out again.
+    """
+
+    __slots__ = ("cells", "text", "width", "wrapped", "used", "_spans")
+
+    def __init__(self, cells: tuple[Char, ...], text: str, width: int, wrapped: bool, used: int) -> None:
+        self.cells = cells
+        self.text = text
+        self.width = width
+        self.wrapped = wrapped
+        self.used = used
+        self._spans: tuple[Span, ...] | None = None
+
+    @property
+    def spans(self) -> tuple[Span, ...]:
+        if self._spans is None:
+            self._spans = cells_spans(self.cells) if self.cells else ()
+        return self._spans
+
+    def __repr__(self) -> str:
+        return f"HistoryLine({self.text!r}, width={self.width}, wrapped={self.wrapped})"
+
+
+class RowLayout(NamedTuple):
+    """How a visible row is laid out: the width it was drawn at, and whether
+    autowrap carried its text on to the next row."""
+
+    width: int
+    wrapped: bool
 
 
 _PRINTABLE_ASCII = [chr(c) for c in range(0x20, 0x7f)]
@@ -166,13 +250,16 @@ def _all_narrow(data: str) -> bool:
 
 def _unsplit_wide(line: Row, x: int, end: int) -> None:
     """Cells x..end-1 are about to be overwritten: a wide character cut in
-    half by that loses its other half, as in a real terminal."""
+    half by that loses its other half, as tmux does (`screen_write_overwrite`):
+    the stub at x takes the character before it, and a stub at `end` (the
+    right half of a wide character whose left half is overwritten, also when
+    the new character is itself wide) becomes a default blank."""
     left = line.get(x)
     if left is not None and left.data == "" and x > 0:
-        line[x - 1] = line[x - 1]._replace(data=" ")
+        line[x - 1] = _BLANK
     right = line.get(end)
     if right is not None and right.data == "":
-        line[end] = right._replace(data=" ")
+        line[end] = _BLANK
 
 
 class VirtualScreen(pyte.Screen):
@@ -185,16 +272,24 @@ class VirtualScreen(pyte.Screen):
 
     def __init__(self, columns: int, lines: int, scrollback: int = 10_000) -> None:
         self.scrollback_limit = max(0, scrollback)
-        self.scrollback: deque[Line] = deque(maxlen=self.scrollback_limit or None)
+        # The terminal's scrollback, as tmux keeps it: cleared by `CSI 3 J`,
+        # laid out again when the width changes, and handing its last rows
+        # back to the screen when the screen grows. `hscrolled`: how many of
+        # its rows came from scrolling (tmux pulls back only those).
+        self.scrollback: deque[HistoryLine] = deque(maxlen=self.scrollback_limit or None)
+        self.hscrolled = 0
         # Engine record of lines that left the visible main screen; never
-        # cleared by the program. `history_total` counts all ever added.
+        # cleared by the program, never laid out again. `history` holds their
+        # text, `history_lines` the same rows with their layout;
+        # `history_total` counts all ever added.
         self.history: deque[str] = deque(maxlen=max(self.scrollback_limit, 1))
+        self.history_lines: deque[HistoryLine] = deque(maxlen=max(self.scrollback_limit, 1))
         self.history_total = 0
         self.alternate = False
         self.synchronized = False
         self.sync_updates = 0  # completed synchronized updates
         self.on_boundary: Callable[[str], None] | None = None
-        self._main_saved: tuple[Any, Cursor, list] | None = None
+        self._main_saved: tuple[Any, Cursor, list, int, int] | None = None
         self._snap: list[tuple[Char, ...] | None] = []
         self._snap_text: list[str] = []
         self._snap_cols = 0
@@ -207,6 +302,7 @@ class VirtualScreen(pyte.Screen):
         self._runs: dict[tuple[int, str], dict[int, Char]] = {}
         self._run_cells = 0  # cells held by all run caches
         self._last_char: str = ""
+        self._blanks: dict[Char, Char] = {}
         super().__init__(columns, lines)
         self.buffer = self._new_buffer()
         self.parser = Parser(self)
@@ -216,17 +312,31 @@ class VirtualScreen(pyte.Screen):
         self.parser.feed(data)
 
     # -- history ----------------------------------------------------------
-    def _push_history(self, line: dict[int, Char] | None) -> None:
+    def _push_history(self, line: Row | None, scrolled: bool = True) -> None:
+        """A row leaves the top of the main screen for the scrollback and the history."""
         if self.alternate:
             return
+        cols = self.columns
         if line:
-            cells = row_cells(line, self.columns)
-            text, spans = cells_text(cells), cells_spans(cells)
+            cells = row_cells(line, cols)
+            text = cells_text(cells)
+            used = _extent(line)
+            entry = HistoryLine(cells, text, cols, line.wrapped, used if used < cols else cols)
+        elif line is None:
+            entry = HistoryLine((), "", cols, False, 0)
         else:
-            text, spans = "", ()
+            entry = HistoryLine((), "", cols, line.wrapped, min(line.used, cols))
         if self.scrollback_limit:
-            self.scrollback.append(Line(text, spans))
-        self.history.append(text)
+            self.scrollback.append(entry)
+            if scrolled:
+                self.hscrolled += 1
+        if line is not None and line.echo is not None and line.echo == entry.text:
+            return  # a row a resize brought back from history, unchanged: recorded already
+        self._record(entry)
+
+    def _record(self, entry: HistoryLine) -> None:
+        self.history.append(entry.text)
+        self.history_lines.append(entry)
         self.history_total += 1
 
     def history_since(self, total_before: int) -> list[str]:
@@ -235,6 +345,14 @@ class VirtualScreen(pyte.Screen):
         if n <= 0:
             return []
         h = self.history
+        return [h[i] for i in range(len(h) - n, len(h))]
+
+    def history_lines_since(self, total_before: int) -> list[HistoryLine]:
+        """Like `history_since`, the rows with their layout (`width`, `wrapped`)."""
+        n = min(self.history_total - total_before, len(self.history_lines))
+        if n <= 0:
+            return []
+        h = self.history_lines
         return [h[i] for i in range(len(h) - n, len(h))]
 
     def _boundary(self, reason: str) -> None:
@@ -351,6 +469,7 @@ class VirtualScreen(pyte.Screen):
         get = cells.__getitem__
         while i < n:
             if cursor.x >= cols:
+                self.buffer[cursor.y].wrapped = True
                 self.carriage_return()
                 self.linefeed()
             x = cursor.x
@@ -394,6 +513,7 @@ class VirtualScreen(pyte.Screen):
                     if x < cols and w == 2:
                         # a wide char that does not fit leaves the last cell blank
                         line.pop(x, None)
+                    line.wrapped = True
                     self.carriage_return()
                     self.linefeed()
                     line = self.buffer[cursor.y]  # the linefeed may have scrolled
@@ -404,14 +524,7 @@ class VirtualScreen(pyte.Screen):
             if insert:
                 self.insert_characters(w)
             if line.wide:
-                # Overwriting half of a wide character blanks its other half.
-                prev = line.get(x)
-                if prev is not None and prev.data == "" and x > 0:
-                    line[x - 1] = line[x - 1]._replace(data=" ")
-                if w == 1:
-                    nxt = line.get(x + 1)
-                    if nxt is not None and nxt.data == "":
-                        line[x + 1] = nxt._replace(data=" ")
+                _unsplit_wide(line, x, x + w)
             line[x] = cells[ch]
             if w == 2:
                 line.wide = True
@@ -486,6 +599,10 @@ class VirtualScreen(pyte.Screen):
         buf = self.buffer
         count = min(count, bottom - top + 1)
         for _ in range(count):
+            # tmux (grid_move_lines): the row moving off the top of the region
+            # and the row above the region no longer wrap.
+            self._unwrap(top)
+            self._unwrap(top - 1)
             for y in range(bottom, top, -1):
                 prv = buf.get(y - 1)
                 if prv is None:
@@ -494,6 +611,64 @@ class VirtualScreen(pyte.Screen):
                     buf[y] = prv
             buf.pop(top, None)
         self.dirty.update(range(top, bottom + 1))
+
+    def _unwrap(self, y: int) -> None:
+        """Row `y` no longer wraps into the next; row -1 is the last scrollback
+        row (tmux keeps history and screen in one grid, so clearing the top
+        row unwraps the history row above it)."""
+        if y >= 0:
+            row = self.buffer.get(y)
+            if row is not None and row.wrapped:
+                row.wrapped = False
+        elif y == -1 and self.scrollback and self.scrollback[-1].wrapped:
+            last = self.scrollback[-1]
+            # A copy: the engine history keeps the row as it was drawn.
+            self.scrollback[-1] = HistoryLine(last.cells, last.text, last.width, False, last.used)
+
+    def insert_lines(self, count: int | None = None) -> None:
+        """IL: rows at and below the cursor move down (within the margins when
+        the cursor is inside them, else to the bottom of the screen), as tmux."""
+        top, bottom = self.margins or Margins(0, self.lines - 1)
+        y0 = self.cursor.y
+        if not top <= y0 <= bottom:
+            bottom = self.lines - 1
+        count = min(count or 1, bottom + 1 - y0)
+        if count <= 0:
+            return
+        buf = self.buffer
+        self._unwrap(y0 + count - 1)
+        for y in range(bottom, y0 - 1, -1):
+            row = buf.pop(y, None)
+            if row is not None and y + count <= bottom:
+                buf[y + count] = row
+        self._unwrap(y0 - 1)
+        self.dirty.update(range(y0, bottom + 1))
+
+    def delete_lines(self, count: int | None = None) -> None:
+        """DL: rows below the cursor move up over the deleted ones, as tmux."""
+        top, bottom = self.margins or Margins(0, self.lines - 1)
+        y0 = self.cursor.y
+        if not top <= y0 <= bottom:
+            bottom = self.lines - 1
+        count = min(count or 1, bottom + 1 - y0)
+        if count <= 0:
+            return
+        buf = self.buffer
+        self._unwrap(y0 - 1)
+        for y in range(y0, bottom + 1):
+            row = buf.pop(y + count, None) if y + count <= bottom else None
+            buf.pop(y, None)
+            if row is not None:
+                buf[y] = row
+        if count >= bottom + 1 - y0 - count:
+            self._unwrap(bottom - count)  # the last row moved, when rows are emptied below it
+        self.dirty.update(range(y0, bottom + 1))
+
+    def set_margins(self, top: int | None = None, bottom: int | None = None) -> None:
+        """DECSTBM: like tmux, resetting the margins also homes the cursor."""
+        super().set_margins(top, bottom)
+        if self.margins is None:
+            self.cursor.x = self.cursor.y = 0
 
     def reverse_index(self) -> None:
         top, bottom = self.margins or Margins(0, self.lines - 1)
@@ -538,6 +713,7 @@ class VirtualScreen(pyte.Screen):
         if how == 3:
             # The terminal's scrollback goes; our history stays.
             self.scrollback.clear()
+            self.hscrolled = 0
             return
         if how == 2 or (how == 0 and self.cursor.x == 0 and self.cursor.y == 0):
             # ED 0 from the home position clears the whole screen too (tmux
@@ -547,19 +723,59 @@ class VirtualScreen(pyte.Screen):
                 # Like tmux: a full clear of the main screen pushes the
                 # visible lines (down to the last non-blank one) to history.
                 used = [y for y, line in self.buffer.items()
-                        if y < self.lines and render_text(line, self.columns)]
+                        if y < self.lines and _extent(line)]
                 for y in range(max(used) + 1 if used else 0):
-                    self._push_history(self.buffer.get(y))
+                    self._push_history(self.buffer.get(y), scrolled=False)
+                self.hscrolled = 0  # tmux pulls back only rows that scrolled
             self.buffer.clear()
             if self.cursor.attrs.bg != "default" or self.cursor.attrs.reverse:
-                blank = self.cursor.attrs._replace(data=" ")
+                blank = self._blank(self.cursor.attrs)
                 for y in range(self.lines):
                     line = self.buffer[y]
+                    line.fill = blank
                     for x in range(self.columns):
                         line[x] = blank
             self.dirty.update(range(self.lines))
             return
-        super().erase_in_display(how)
+        # Below (0) or above (1) the cursor, whole rows are emptied (tmux
+        # empties them: no extent, no wrap, and the row above a cleared one
+        # no longer wraps into it); the cursor's row is erased like EL.
+        y = self.cursor.y
+        rows = range(y + 1, self.lines) if how == 0 else range(y)
+        attrs = self.cursor.attrs
+        buf = self.buffer
+        if attrs.bg == "default" and not attrs.reverse:
+            for r in rows:
+                buf.pop(r, None)
+        else:
+            blank = self._blank(attrs)
+            for r in rows:
+                line = buf[r] = Row(self.default_char)
+                line.fill = blank
+                line.update(dict.fromkeys(range(self.columns), blank))
+        self.dirty.update(rows)
+        x = self.cursor.x
+        if how == 0:
+            if x == 0:
+                self._clear_row(y)
+            else:
+                self.erase_in_line(0)
+            self._unwrap(y)
+        elif x >= self.columns - 1:
+            self._clear_row(y)
+        else:
+            self.erase_in_line(1)
+
+    def _clear_row(self, y: int) -> None:
+        """Empty row `y` (tmux's grid_clear_lines): no extent, no wrap, blanks
+        in the background colour, and the row above no longer wraps into it."""
+        attrs = self.cursor.attrs
+        line = self.buffer[y] = Row(self.default_char)
+        if attrs.bg != "default" or attrs.reverse:
+            blank = line.fill = self._blank(attrs)
+            line.update(dict.fromkeys(range(self.columns), blank))
+        self._unwrap(y - 1)
+        self.dirty.add(y)
 
     def erase_in_line(self, how: int = 0, private: bool = False) -> None:
         cursor = self.cursor
@@ -570,14 +786,24 @@ class VirtualScreen(pyte.Screen):
         cols = self.columns
         x0 = cursor.x if cursor.x < cols else cols - 1
         if how == 0:
+            if cursor.x >= cols:
+                return  # past the margin (a wrap is pending): tmux erases nothing
             lo, hi = x0, cols
         else:
             lo, hi = (0, x0 + 1) if how == 1 else (0, cols)
+        if lo == 0 and hi == cols:
+            # The whole row: tmux empties it (no extent, no wrap) and the row
+            # above no longer wraps into it; a row never written is left be.
+            if not line and not line.used and attrs.bg == "default" and not attrs.reverse:
+                return
+            self._clear_row(y)
+            return
+        if line and line.used < cols:
+            # tmux keeps the extent of the erased cells (a reflow measures it).
+            line.used = _extent(line)
         if attrs.bg == "default" and not attrs.reverse:
             # Erased cells are default blanks: drop the ones that exist.
-            if lo == 0 and hi == cols:
-                line.clear()
-            elif hi - lo <= len(line):
+            if hi - lo <= len(line):
                 pop = line.pop
                 for x in range(lo, hi):
                     pop(x, None)
@@ -585,8 +811,18 @@ class VirtualScreen(pyte.Screen):
                 for x in [x for x in line if lo <= x < hi]:
                     del line[x]
         else:
-            blank = attrs._replace(data=" ")
+            blank = line.fill = self._blank(attrs)
             line.update(dict.fromkeys(range(lo, hi), blank))
+
+    def _blank(self, attrs: Char) -> Char:
+        """The blank an erase leaves in `attrs`: one object per attributes, so
+        a row can tell the blanks it was erased to from cells drawn on it."""
+        blank = self._blanks.get(attrs)
+        if blank is None:
+            if len(self._blanks) > 1024:
+                self._blanks.clear()
+            blank = self._blanks[attrs] = attrs._replace(data=" ")
+        return blank
 
     # -- modes ------------------------------------------------------------------
     def set_mode(self, *modes: int, **kwargs: Any) -> None:
@@ -636,11 +872,12 @@ class VirtualScreen(pyte.Screen):
         self._boundary("alt-enter")
         saved_cursor = self.cursor
         self._main_saved = (self.buffer, Cursor(saved_cursor.x, saved_cursor.y, saved_cursor.attrs),
-                            list(self.savepoints))
+                            list(self.savepoints), self.lines, self.columns)
         if mode == ALT_1049:
             self.save_cursor()
         self.buffer = self._new_buffer()
         self.alternate = True
+        self._unwrap(-1)  # tmux clears the view, which unwraps the history row above it
         self.dirty.update(range(self.lines))
 
     def _leave_alternate(self, mode: int) -> None:
@@ -649,12 +886,32 @@ class VirtualScreen(pyte.Screen):
         self._boundary("alt-leave")
         self.alternate = False
         assert self._main_saved is not None
-        buffer, cursor, savepoints = self._main_saved
+        buffer, cursor, savepoints, lines, columns = self._main_saved
         self._main_saved = None
+        now = (self.lines, self.columns)
+        resized = now != (lines, columns)
+        if resized:
+            # Resized while away. tmux first lays the alternate grid out at
+            # the saved size, without history but reflowing it: alternate
+            # rows past the saved height land in the scrollback (shown, not
+            # recorded: they never were on the main screen) ...
+            self.alternate = True
+            self._alternate_height(lines)
+            if columns != self.columns:
+                self._reflow(columns, record=False)
+            self.alternate = False
         self.buffer = buffer
         if mode == ALT_1049:
             self.savepoints = savepoints
             self.cursor = cursor
+        if resized:
+            # ... then puts the main screen back and resizes it, with history.
+            self.lines, self.columns = lines, columns
+            if self.cursor.y >= lines:
+                self.cursor.y = lines - 1
+            self._resize_main(*now)
+            self._after_resize()
+        if mode == ALT_1049:
             self.ensure_hbounds()
             self.ensure_vbounds()
         self.dirty.update(range(self.lines))
@@ -693,36 +950,161 @@ class VirtualScreen(pyte.Screen):
 
     # -- resize -----------------------------------------------------------------
     def resize(self, lines: int | None = None, columns: int | None = None) -> None:
+        """Change the size the way tmux 3.3a does.
+
+        Main screen: rows below the cursor go first and rows off the top go
+        to history when it shrinks; when it grows, rows that scrolled into
+        history come back into view; a width change lays history and screen
+        out again (`screen.reflow`). The alternate screen is never reflowed
+        (its rows keep the width they were drawn at, see `row_layout`); the
+        main screen saved behind it is reflowed when it comes back.
+        """
         lines = lines or self.lines
         columns = columns or self.columns
         if lines == self.lines and columns == self.columns:
             return
         self._boundary("resize")
-        if lines < self.lines:
-            # Like tmux: first drop blank rows below the cursor, then push
-            # rows off the top into history.
-            drop = self.lines - lines
-            for y in range(self.lines - 1, self.cursor.y, -1):
-                if drop == 0:
-                    break
-                if render_text(self.buffer.get(y) or {}, self.columns):
-                    break
-                self.buffer.pop(y, None)
-                drop -= 1
-            if drop:
-                self._scroll_up_region(0, self.lines - 1, drop)
-                self.cursor.y = max(0, self.cursor.y - drop)
-        if columns < self.columns:
-            for line in self.buffer.values():
-                for x in [k for k in line if k >= columns]:
-                    del line[x]
-        self.lines, self.columns = lines, columns
+        if self.alternate:
+            self._resize_alternate(lines, columns)
+        else:
+            self._resize_main(lines, columns)
+        self._after_resize()
+
+    def _after_resize(self) -> None:
         self.parser.forget_positions()
         self.margins = None
-        self.tabstops = set(range(8, columns, 8))
-        self.ensure_hbounds()
+        self.tabstops = set(range(8, self.columns, 8))
+        if self.cursor.x > self.columns:
+            self.cursor.x = self.columns
         self.ensure_vbounds()
-        self.dirty.update(range(lines))
+        self.dirty.update(range(self.lines))
+
+    def _shift_rows(self, k: int) -> None:
+        """Rows move up by `k` (down when negative); rows pushed past the top are dropped."""
+        buf = self.buffer
+        moved = {y - k: row for y, row in buf.items() if y - k >= 0}
+        buf.clear()
+        buf.update(moved)
+
+    def _resize_alternate(self, lines: int, columns: int) -> None:
+        old_cols = self.columns
+        self._alternate_height(lines)
+        if columns != old_cols:
+            for row in self.buffer.values():
+                if not row.width:
+                    row.width = old_cols
+        self.columns = columns
+        self.ensure_hbounds()
+
+    def _alternate_height(self, lines: int) -> None:
+        """A height change without history (tmux's screen_resize_y, history off)."""
+        old_lines = self.lines
+        cursor, buf = self.cursor, self.buffer
+        if lines < old_lines:
+            # No history here: rows below the cursor go, then rows at the top.
+            needed = old_lines - lines
+            avail = min(old_lines - 1 - cursor.y, needed)
+            for y in range(old_lines - avail, old_lines):
+                buf.pop(y, None)
+            needed -= max(avail, 0)
+            k = min(cursor.y, needed)
+            if k > 0:
+                self._shift_rows(k)
+                cursor.y -= k
+        self.lines = lines
+
+    def _resize_main(self, lines: int, columns: int) -> None:
+        old_lines = self.lines
+        cursor, buf = self.cursor, self.buffer
+        if lines < old_lines:
+            needed = old_lines - lines
+            avail = min(old_lines - 1 - cursor.y, needed)
+            if avail > 0:
+                for y in range(old_lines - avail, old_lines):
+                    buf.pop(y, None)
+                needed -= avail
+            if needed > 0:
+                for y in range(needed):
+                    self._push_history(buf.get(y))
+                self._shift_rows(needed)
+                cursor.y -= needed
+        elif lines > old_lines:
+            sb = self.scrollback
+            back = min(lines - old_lines, self.hscrolled, len(sb))
+            if back > 0:
+                self._shift_rows(-back)
+                for y in range(back - 1, -1, -1):
+                    entry = sb.pop()
+                    row = buf[y] = self._row_from(list(entry.cells[:entry.used]), entry.wrapped)
+                    row.echo = entry.text
+                self.hscrolled -= back
+                cursor.y += back
+        self.lines = lines
+        if columns != self.columns:
+            self._reflow(columns)
+
+    def _row_from(self, cells: list[Char], wrapped: bool) -> Row:
+        row = Row(self.default_char)
+        if cells:
+            row.update(zip(range(len(cells)), cells))
+            if any(c.data == "" for c in cells):
+                row.wide = True
+        if wrapped:
+            row.wrapped = True
+        return row
+
+    def _reflow(self, columns: int, record: bool = True) -> None:
+        """Lay scrollback and screen out again at `columns` (tmux's `grid_reflow`).
+
+        Rows of the screen that end up in the scrollback are recorded in the
+        history (they left the visible screen) unless `record` is off."""
+        old_cols, cursor, buf, sb = self.columns, self.cursor, self.buffer, self.scrollback
+        src = [RLine(list(e.cells[:e.used]), e.wrapped, True) for e in sb]
+        hsize_before = len(src)
+        for y in range(self.lines):
+            row = buf.get(y)
+            if row is None:
+                src.append(RLine())
+                continue
+            used = _extent(row)  # beyond the width only on the alternate screen
+            cells = list(row_cells(row, old_cols)[:used]) if used <= old_cols else [row[x] for x in range(used)]
+            seen = row.echo is not None and row.echo == cells_text(tuple(cells))
+            src.append(RLine(cells, row.wrapped, seen))
+        out, hsize, hscrolled, (nx, ny) = reflow(
+            src, columns, self.lines, min(self.hscrolled, hsize_before), (cursor.x, hsize_before + cursor.y))
+        self.columns = columns
+        new_sb: deque[HistoryLine] = deque(maxlen=sb.maxlen)
+        for ln in out[:hsize]:
+            cells = tuple(ln.cells)
+            entry = HistoryLine(cells, cells_text(cells), columns, ln.wrapped, len(cells))
+            if self.scrollback_limit:
+                new_sb.append(entry)
+            if record and not ln.seen:
+                self._record(entry)  # left the visible screen in the reflow
+        self.scrollback = new_sb
+        self.hscrolled = min(hscrolled, len(new_sb))
+        buf.clear()
+        for y, ln in enumerate(out[hsize:]):
+            if ln.cells or ln.wrapped:
+                row = buf[y] = self._row_from(ln.cells, ln.wrapped)
+                if ln.seen:
+                    row.echo = cells_text(tuple(ln.cells))
+        if ny >= hsize:
+            cursor.x, cursor.y = nx, ny - hsize
+        else:
+            cursor.x = cursor.y = 0
+
+    def row_layout(self) -> list[RowLayout]:
+        """Per visible row: the width it was laid out at and whether it wraps
+        on to the next row (autowrap). On the main screen every row is at the
+        current width (a resize reflows them); on the alternate screen a row
+        drawn before a resize keeps its older width until it is cleared."""
+        buf, cols = self.buffer, self.columns
+        out = []
+        for y in range(self.lines):
+            row = buf.get(y)
+            out.append(RowLayout(row.width or cols, row.wrapped) if row is not None else RowLayout(cols, False))
+        return out
 
     # -- reading ------------------------------------------------------------------
     def snapshot(self) -> list[tuple[Char, ...] | None]:

@@ -1,36 +1,120 @@
 """Our screen against tmux, the reference terminal, on real agent recordings.
 
-The same recorded output goes to tmux (in a detached session of the
-recording's size) and to our screen; every visible row and every
-scrollback row must match.
+The same recorded output goes to tmux (a detached pane of the recording's
+size, driven by `tests/tmux_ref.py`) and to our screen, stretch by stretch;
+at checkpoints along the way (not only at the end) every visible row and
+every scrollback row must match. The recording's own resizes are replayed in
+tmux at the same points, with checkpoints just before and just after each.
+Recordings that were never resized also get resized here, at fixed points,
+both narrower and shorter and wider and taller: tmux reflows wrapped rows
+and pulls history back into view, and so must we, on real agent output.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from screen.cast import CastReader
+from screen.cast import CastReader, parse_size
 from screen.vscreen import VirtualScreen
 from tests.conftest import recording_cases
-from tests.tmux_ref import tmux_available, tmux_render
+from tests.tmux_ref import TmuxTerm, tmux_available
 
-CASES = [c for c in recording_cases()
-         if not any(e.code == "r" for e in CastReader(c / "session.cast").events(warn=False))]
+CASES = recording_cases()
+EVEN_CHECKPOINTS = 5  # besides those around resizes and the end
 
 
 def test_there_are_recordings_to_check():
     assert len(CASES) >= 5, "copy real corpus cases into recordings/"
 
 
+def safe_cut(data: str, i: int) -> int:
+    """A cut at or before `i` that splits no escape sequence: just before an
+    ESC that starts one (not the ESC of a string terminator), or `i` itself
+    when no ESC is near (the driver's own question follows the cut in tmux)."""
+    j = data.rfind("\x1b", max(0, i - 4096), i)
+    while j > 0 and data[j + 1:j + 2] == "\\":
+        j = data.rfind("\x1b", max(0, i - 4096), j)
+    return j if j >= 0 else i
+
+
+def plan(case: Path) -> tuple[int, int, list[tuple[str, object]]]:
+    """The recording as steps: ("o", text), ("r", (cols, rows)), ("check", label)."""
+    with CastReader(case / "session.cast") as r:
+        w, h = r.header.width, r.header.height
+        events = [(e.code, e.data) for e in r.events(warn=False) if e.code in ("o", "r")]
+    sizes = [(c, parse_size(d)) for c, d in events if c == "r"]
+    total = sum(len(d) for c, d in events if c == "o") or 1
+    marks = {int(total * (k + 1) / (EVEN_CHECKPOINTS + 1)) for k in range(EVEN_CHECKPOINTS)}
+    synthetic: dict[int, tuple[int, int]] = {}
+    if not any(s for _, s in sizes):
+        # Never resized: narrower and shorter a third of the way, then wider
+        # and taller than at the start two thirds of the way.
+        synthetic = {int(total / 3): (max(20, w - 23), max(6, h - 7)),
+                     int(total * 2 / 3): (w + 17, h + 9)}
+    steps: list[tuple[str, object]] = []
+    done = 0
+    for code, data in events:
+        if code == "r":
+            size = parse_size(data)
+            if size:
+                steps += [("check", "before resize"), ("r", size), ("check", f"after resize to {size}")]
+            continue
+        cuts = sorted(m for m in set(marks) | set(synthetic) if done < m <= done + len(data))
+        at = 0
+        for m in cuts:
+            cut = max(at, safe_cut(data, m - done))
+            steps.append(("o", data[at:cut]))
+            at = cut
+            if m in synthetic:
+                size = synthetic[m]
+                steps += [("check", "before resize"), ("r", size), ("check", f"after resize to {size}")]
+            if m in marks:
+                steps.append(("check", f"at {m * 100 // total}% of the output"))
+        steps.append(("o", data[at:]))
+        done += len(data)
+    steps.append(("check", "end"))
+    return w, h, steps
+
+
+def compare(label: str, ours: VirtualScreen, tmux: TmuxTerm) -> list[str]:
+    visible, history = tmux.capture()
+    rows = ours.text_lines()
+    problems = []
+    if len(rows) != len(visible):
+        return [f"{label}: {len(rows)} rows, tmux {len(visible)}"]
+    bad = [(y, a, b) for y, (a, b) in enumerate(zip(rows, visible)) if a != b]
+    if len(bad) > 0.02 * len(rows):
+        problems.append(f"{label}: rows differ\n" + "\n".join(f"  {y:2} ours {a!r}\n     tmux {b!r}"
+                                                              for y, a, b in bad))
+    mine = [ln.text for ln in ours.scrollback]
+    if mine != history:
+        first = next((i for i, (a, b) in enumerate(zip(mine, history)) if a != b), min(len(mine), len(history)))
+        problems.append(f"{label}: scrollback differs from row {first} ({len(mine)} rows, tmux {len(history)}):"
+                        f"\n  ours {mine[first:first + 3]!r}\n  tmux {history[first:first + 3]!r}")
+    return problems
+
+
 @pytest.mark.skipif(not tmux_available(), reason="tmux not installed (.ci/run installs it)")
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c.parent.name}/{c.name}")
-def test_final_screen_and_scrollback_match_tmux(case):
-    with CastReader(case / "session.cast") as r:
-        h = r.header
-        data = "".join(e.data for e in r.events(warn=False) if e.code == "o")
-    ours = VirtualScreen(h.width, h.height, scrollback=10_000)
-    ours.feed(data)
-    visible, history = tmux_render(data, h.width, h.height, history=10_000)
-    rows = ours.text_lines()
-    matching = sum(a == b for a, b in zip(rows, visible)) / h.height
-    assert matching >= 0.98, "\n".join(f"ours {a!r}\ntmux {b!r}" for a, b in zip(rows, visible) if a != b)
-    assert [ln.text for ln in ours.scrollback] == history
+def test_screen_and_scrollback_match_tmux_at_checkpoints(case):
+    w, h, steps = plan(case)
+    ours = VirtualScreen(w, h, scrollback=10_000)
+    problems: list[str] = []
+    pending: list[str] = []
+    with TmuxTerm(w, h, history=10_000) as tmux:
+        for kind, arg in steps:
+            if kind == "o":
+                ours.feed(arg)  # type: ignore[arg-type]
+                pending.append(arg)  # type: ignore[arg-type]
+                continue
+            if pending:
+                tmux.feed("".join(pending))
+                pending = []
+            if kind == "r":
+                cols, rows = arg  # type: ignore[misc]
+                ours.resize(lines=rows, columns=cols)
+                tmux.resize(cols, rows)
+            else:
+                problems += compare(str(arg), ours, tmux)
+    assert not problems, "\n".join(problems)

@@ -1,0 +1,229 @@
+"""Lay the main screen and its scrollback out again at a new width, as tmux 3.3a does.
+
+A terminal that reflows (tmux, and the terminals people record in) joins
+rows that autowrap split (`wrapped`) into their logical line and splits
+that line again at the new width; rows longer than the new width are split
+whether or not they wrapped. This is a port of tmux's `grid_reflow`
+(grid.c): the same order of operations, the same measure of a row (its
+extent, `cellused`, not its trimmed text), the same bookkeeping of how many
+scrollback rows came from scrolling (`hscrolled`), and the same rule for
+where the cursor lands (`grid_wrap_position` / `grid_unwrap_position`).
+Following tmux step by step matters more than elegance here: the screens
+after a resize are compared with tmux's, row by row.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+Cell = Any  # a pyte Char; a wide character's right half has data ""
+
+
+@dataclass
+class RLine:
+    """One row during a reflow: its cells up to its extent, and its flags.
+
+    `seen`: the row is already in the engine history (it came from the
+    scrollback, or was brought back from it), so it is not recorded again.
+    """
+
+    cells: list[Cell] = field(default_factory=list)
+    wrapped: bool = False
+    seen: bool = False
+    dead: bool = False
+
+
+def _width(cells: list[Cell], i: int) -> int:
+    """Cells a character takes: 2 when the next cell is its stub, 0 for the stub."""
+    if cells[i].data == "":
+        return 0
+    return 2 if i + 1 < len(cells) and cells[i + 1].data == "" else 1
+
+
+def _measure(cells: list[Cell], sx: int) -> tuple[int, int]:
+    """(width, at): the row's width and the index of the first cell past `sx`."""
+    if not any(c.data == "" for c in cells):
+        n = len(cells)
+        return n, (sx if n > sx else n)
+    width = at = 0
+    for i in range(len(cells)):
+        w = _width(cells, i)
+        if at == 0 and width + w > sx:
+            at = i
+        width += w
+    return width, at
+
+
+class Reflow:
+    """One reflow of `lines` (scrollback then screen) to width `sx`."""
+
+    def __init__(self, lines: list[RLine], sx: int, hscrolled: int) -> None:
+        self.src = lines
+        self.sx = sx
+        self.hscrolled = hscrolled
+        self.target: list[RLine] = []
+
+    def run(self) -> list[RLine]:
+        src, sx = self.src, self.sx
+        for yy, gl in enumerate(src):
+            if gl.dead:
+                continue
+            width, at = _measure(gl.cells, sx)
+            if width == sx:
+                self._move(gl)
+            elif width > sx:
+                self._split(yy, at)
+            elif gl.wrapped:
+                self._join(yy, width, already=False)
+            else:
+                self._move(gl)
+        return self.target
+
+    def _move(self, gl: RLine) -> RLine:
+        to = RLine(gl.cells, gl.wrapped, gl.seen)
+        self.target.append(to)
+        gl.dead = True
+        return to
+
+    def _join(self, yy: int, width: int, already: bool) -> None:
+        src, sx, target = self.src, self.sx, self.target
+        if not already:
+            to = len(target)
+            gl = self._move(src[yy])
+            gl.cells = list(gl.cells)
+        else:
+            to = len(target) - 1
+            gl = target[to]
+        lines = 0
+        wrapped = True
+        want = 0
+        frm: RLine | None = None
+        total = len(src)
+        while True:
+            if yy + 1 + lines == total:
+                break
+            line = src[yy + 1 + lines]
+            if not line.wrapped:
+                wrapped = False
+            if not line.cells:
+                if not wrapped:
+                    break
+                lines += 1
+                continue
+            w = _width(line.cells, 0)
+            if width + w > sx:
+                break
+            width += w
+            gl.cells.append(line.cells[0])
+            frm = line
+            want = 1
+            n = len(line.cells)
+            while want < n:
+                w = _width(line.cells, want)
+                if width + w > sx:
+                    break
+                width += w
+                gl.cells.append(line.cells[want])
+                want += 1
+            gl.seen = gl.seen and line.seen
+            lines += 1
+            if not wrapped or want != n or width == sx:
+                break
+        if lines == 0:
+            return
+        left = len(frm.cells) - want if frm is not None else 0
+        if left:
+            frm.cells = list(frm.cells[want:])
+            lines -= 1
+        elif not wrapped:
+            gl.wrapped = False
+        for i in range(yy + 1, yy + 1 + lines):
+            src[i].dead = True
+        if self.hscrolled > to + lines:
+            self.hscrolled -= lines
+        elif self.hscrolled > to:
+            self.hscrolled = to
+
+    def _split(self, yy: int, at: int) -> None:
+        src, sx, target = self.src, self.sx, self.target
+        gl = src[yy]
+        cells = gl.cells
+        was_wrapped = gl.wrapped
+        first = RLine(list(cells[:at]), True, gl.seen)
+        target.append(first)
+        line = RLine([], False, gl.seen)
+        target.append(line)
+        lines = 2
+        width = 0
+        for i in range(at, len(cells)):
+            w = _width(cells, i)
+            if width + w > sx:
+                line.wrapped = True
+                line = RLine([], False, gl.seen)
+                target.append(line)
+                lines += 1
+                width = 0
+            width += w
+            line.cells.append(cells[i])
+        if was_wrapped:
+            line.wrapped = True
+        gl.dead = True
+        if yy <= self.hscrolled:
+            self.hscrolled += lines - 1
+        if width < sx and was_wrapped:
+            self._join(yy, width, already=True)
+
+
+def wrap_position(lines: list[RLine], px: int, py: int) -> tuple[int | None, int]:
+    """The cursor as (offset in its logical line, logical line number); None: past the end."""
+    ax = ay = 0
+    for yy in range(py):
+        if lines[yy].wrapped:
+            ax += len(lines[yy].cells)
+        else:
+            ax = 0
+            ay += 1
+    if px >= len(lines[py].cells):
+        return None, ay
+    return ax + px, ay
+
+
+def unwrap_position(lines: list[RLine], wx: int | None, wy: int) -> tuple[int, int]:
+    """Where the logical position `(wx, wy)` is in the reflowed `lines`."""
+    ay = 0
+    yy = 0
+    last = len(lines) - 1
+    while yy < last:
+        if ay == wy:
+            break
+        if not lines[yy].wrapped:
+            ay += 1
+        yy += 1
+    if wx is None:
+        while lines[yy].wrapped and yy < last:
+            yy += 1
+        return len(lines[yy].cells), yy
+    while lines[yy].wrapped and yy < last:
+        if wx < len(lines[yy].cells):
+            break
+        wx -= len(lines[yy].cells)
+        yy += 1
+    return wx, yy
+
+
+def reflow(lines: list[RLine], sx: int, sy: int, hscrolled: int, cursor: tuple[int, int]
+           ) -> tuple[list[RLine], int, int, tuple[int, int]]:
+    """Lay `lines` (scrollback rows then `sy` screen rows) out at width `sx`.
+
+    Returns the new rows, how many of them are scrollback, the new
+    `hscrolled`, and the cursor `(x, absolute row)`.
+    """
+    cx, cy = cursor
+    wx, wy = wrap_position(lines, cx, cy)
+    r = Reflow(lines, sx, hscrolled)
+    out = r.run()
+    if len(out) < sy:
+        out.extend(RLine() for _ in range(sy - len(out)))
+    hsize = len(out) - sy
+    nx, ny = unwrap_position(out, wx, wy)
+    return out, hsize, min(r.hscrolled, hsize), (nx, ny)
