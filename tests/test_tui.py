@@ -305,3 +305,18 @@ def test_empty_archive_says_how_to_fill_it(tmp_path):
                 assert "capsule-capture sync" in str(ol.get_option_at_index(0).prompt)
                 await pilot.press("q")
     asyncio.run(main())
+
+
+def test_typing_q_and_slash_in_search_is_text(home):
+    async def script(app, pilot):
+        await pilot.press("slash")
+        scr = app.screen
+        await pilot.press("q", "slash", "u")
+        await pilot.pause()
+        assert app.is_running and app.screen is scr
+        assert scr.query_one("#q").value == "q/u"
+        await pilot.press("escape")
+        await pilot.press("q")
+        await pilot.pause()
+        assert not app.is_running
+    run(home, script)

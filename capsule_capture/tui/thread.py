@@ -23,7 +23,7 @@ from textual.widgets import Collapsible, Footer, Header, Static
 from capsule_capture.tui import catalog
 
 FOLDED = ("tool_call", "tool_result", "thinking")
-MAX_TURNS = 2000  # beyond this the thread says how many more there are (`capsule-capture show` prints all)
+MAX_TURNS = 500  # beyond this the thread says how many more there are (`capsule-capture show` prints all)
 
 
 def turn_head(t: dict[str, Any]) -> Text:
