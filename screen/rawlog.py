@@ -33,7 +33,8 @@ from typing import IO, Iterator
 from screen.cast import MAX_COLS, MAX_ROWS, CastError, CastHeader, CastReader, Event, parse_size
 
 DEFAULT_SIZE = (80, 24)
-STEP = 0.25  # seconds between chunks of a log without timing (> the frame builder's gap)
+STEP = 0.25  # seconds after a structural chunk end in a log without timing (> the frame builder's gap)
+TICK = 0.001  # seconds after a chunk cut for size only (< the gap: not a pause)
 CHUNK = 2048  # bytes a chunk grows to before it is cut at the next line feed
 MAX_CHUNK = 65536
 MAX_DELAY = 86400.0 * 365  # a timing delay beyond a year is not a delay
@@ -42,6 +43,7 @@ _SCRIPT_START = b"Script started on "
 _SCRIPT_DONE = re.compile(rb"\r?\n?Script done on [^\n]*\n?\Z")
 _HEADER_FIELD = re.compile(r'(\w+)="((?:[^"\\]|\\.)*)"')
 _SYNC_END = b"\x1b[?2026l"
+_PASTE_OFF = b"\x1b[?2004l"
 
 
 def parse_size_arg(text: str) -> tuple[int, int]:
@@ -317,14 +319,17 @@ class RawLogReader:
             block = self._take(MAX_CHUNK)
             buf += block
             while buf:
-                cut = _cut(buf, final=not block)
-                if cut is None:
+                found = _cut(buf, final=not block)
+                if found is None:
                     break
+                cut, structural = found
                 text = dec.decode(buf[:cut])
                 buf = buf[cut:]
                 if text:
                     yield Event(now, "o", text)
-                    now += STEP
+                    # only a structural end is a pause: a cut made for size is not
+                    # a moment anyone saw, so no frame is taken there
+                    now += STEP if structural else TICK
             if not block:
                 break
         tail = dec.decode(buf, final=True)
@@ -332,22 +337,37 @@ class RawLogReader:
             yield Event(now, "o", tail)
 
 
-def _cut(buf: bytes, final: bool) -> int | None:
-    """Where the next chunk of an untimed log ends, or None to read more.
+def _cut(buf: bytes, final: bool) -> tuple[int, bool] | None:
+    """Where the next chunk of an untimed log ends, and whether that end is
+    structural (a state the program finished), or None to read more.
 
-    After a synchronized update (the program's own frame boundary); else
-    at the first line feed past CHUNK bytes; else at MAX_CHUNK.
+    After a synchronized update (the program's own frame boundary); before
+    bracketed paste is turned off (a line editor accepting its line: the
+    line as typed is a state of its own, then the program's output starts);
+    else at the first line feed past CHUNK bytes; else at MAX_CHUNK.
     """
+    cuts = []
     s = buf.find(_SYNC_END)
-    if s != -1 and s + len(_SYNC_END) <= MAX_CHUNK:
-        return s + len(_SYNC_END)
+    if s != -1:
+        cuts.append(s + len(_SYNC_END))
+    p = buf.find(_PASTE_OFF, 1)
+    while p != -1:
+        # readline echoes the Enter (CR LF) before it turns paste off: cut before that
+        q = p - 2 if buf[max(0, p - 2):p] == b"\r\n" else p - 1 if buf[max(0, p - 1):p] == b"\n" else p
+        if q > 0:
+            cuts.append(q)
+            break
+        p = buf.find(_PASTE_OFF, p + 1)
+    cuts = [c for c in cuts if c <= MAX_CHUNK]
+    if cuts:
+        return min(cuts), True
     if len(buf) > CHUNK:
         nl = buf.find(b"\n", CHUNK)
         if nl != -1 and nl < MAX_CHUNK:
-            return nl + 1
+            return nl + 1, False
     if len(buf) >= MAX_CHUNK:
-        return MAX_CHUNK
-    return len(buf) if final else None
+        return MAX_CHUNK, False
+    return (len(buf), True) if final else None
 
 
 def describe(path: str | Path) -> str:

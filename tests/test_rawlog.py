@@ -252,3 +252,26 @@ def test_import_of_a_typescript_archives_its_conversation(tmp_path):
     users = [t["text"] for t in conv["turns"] if t["role"] == "user"]
     assert users == ["what files are in this project?", "say hi from the shell, then count the rows in data.csv",
                      "ok thanks"]
+
+
+SHELL_CASES = sorted(RECORDINGS.glob("*/sh-*/session.cast"))
+
+
+@pytest.mark.parametrize("cast", SHELL_CASES, ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}")
+def test_raw_log_of_a_shell_session_reads_like_its_recording(cast, tmp_path):
+    """The output bytes alone (what tmux pipe-pane keeps: no header, no times, no
+    keys) give the same conversation as the recording: the shell prompts, the
+    agent's stretch and its turns are found from the drawing alone."""
+    with CastReader(cast) as r:
+        w, h = r.header.width, r.header.height
+        assert not any(e.code == "r" for e in r.events(warn=False))  # a raw log has no resizes to lose
+    with CastReader(cast) as r:
+        out = "".join(e.data for e in r.events(warn=False) if e.code == "o")
+    log = tmp_path / "pane.log"
+    log.write_bytes(out.encode())
+    res = cli("replay", str(log), "--size", f"{w}x{h}", "--format", "json")
+    assert res.returncode == 0, res.stderr
+    got = json.loads(res.stdout)
+    want = json.loads((cast.parent / "expected.json").read_text())
+    assert got["agent"] == want["agent"]
+    assert [(t["role"], t["text"]) for t in got["turns"]] == [(t["role"], t["text"]) for t in want["turns"]]
