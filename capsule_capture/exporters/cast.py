@@ -11,6 +11,7 @@ short are left out so the export always plays.
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 from datetime import datetime
@@ -72,10 +73,12 @@ def _events(lines: Iterator[str], relative: bool) -> Iterator[tuple[float, list[
             continue
         try:
             ev = json.loads(line)
-            t = float(ev[0])
-            if not isinstance(ev, list) or len(ev) < 3 or not isinstance(ev[1], str):
+            if not isinstance(ev, list) or len(ev) < 3 or not isinstance(ev[1], str) or isinstance(ev[0], bool):
                 continue
+            t = float(ev[0])
         except (ValueError, TypeError, IndexError, KeyError, RecursionError):
+            continue
+        if not math.isfinite(t) or t < 0:
             continue
         now = now + t if relative else t
         yield now, ev
@@ -94,12 +97,17 @@ def write_with_markers(src: Path, dst: Path, turns: Sequence[Any]) -> int:
     """Copy the recording `src` to `dst` with turn markers; returns how many."""
     with src.open(encoding="utf-8", errors="replace") as fh:
         head_line = fh.readline()
-    header = json.loads(head_line)
+    try:
+        header = json.loads(head_line)
+    except RecursionError:
+        raise ValueError(f"{src}: not an asciicast v2/v3 recording") from None
     if not isinstance(header, dict) or header.get("version") not in (2, 3):
         raise ValueError(f"{src}: not an asciicast v2/v3 recording")
     relative = header.get("version") == 3
     start = header.get("timestamp")
     start = float(start) if isinstance(start, (int, float)) and not isinstance(start, bool) else None
+    if start is not None and not math.isfinite(start):
+        start = None
     marks = markers(turns, start, _duration(src, relative))
     fd = os.open(dst, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as out, src.open(encoding="utf-8", errors="replace") as fh:

@@ -29,6 +29,12 @@ import traceback
 from pathlib import Path
 
 TICK = 0.25  # seconds between looks at the file
+#: while the recording grows faster than this (bytes/s: a `cat` of a big file,
+#: not a conversation) the companion stands aside so the recorder has the CPU,
+#: for at most MAX_DEFER seconds in a row; a conversation drawn meanwhile is
+#: still being drawn
+FLOOD_RATE = 1 << 20
+MAX_DEFER = 10.0
 MIN_INTERVAL = 1.0  # seconds between archive writes, at least
 COST_FACTOR = 2.0  # ... and at least this many times what the last rebuild + write cost
 
@@ -92,6 +98,7 @@ def follow(path: Path, archive: Path, done_fd: int | None, agent: str | None = N
     last_write = 0.0
     interval = MIN_INTERVAL
     dirty = False
+    seen_size, seen_at, deferred = 0, time.monotonic(), 0.0
     try:
         while not stop[0]:
             done = False
@@ -107,6 +114,14 @@ def follow(path: Path, archive: Path, done_fd: int | None, agent: str | None = N
                         done = True
             else:
                 time.sleep(TICK)
+            if not done:
+                size, now = os.fstat(fh.fileno()).st_size, time.monotonic()
+                rate = (size - seen_size) / max(now - seen_at, 1e-3)
+                seen_size, seen_at = size, now
+                if rate > FLOOD_RATE and deferred < MAX_DEFER:
+                    deferred += TICK
+                    continue
+                deferred = 0.0
             if follower.poll(fh):
                 dirty = True
             if done:
