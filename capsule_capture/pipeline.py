@@ -24,6 +24,7 @@ import json
 import os
 import stat
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -67,14 +68,14 @@ class _Lines:
     """
 
     def __init__(self) -> None:
-        self.pending: list[str] = []
+        self.pending: deque[str] = deque()
 
     def readline(self) -> str:
-        return self.pending.pop(0) if self.pending else ""
+        return self.pending.popleft() if self.pending else ""
 
     def __iter__(self) -> Iterator[str]:
         while self.pending:
-            yield self.pending.pop(0)
+            yield self.pending.popleft()
 
     def close(self) -> None:
         self.pending.clear()
@@ -97,7 +98,6 @@ class Follower:
     _reader: CastReader | None = None
     _fb: FrameBuilder | None = None
     _last_time: float = 0.0  # recording time of the last event fed
-    _time_base: float = 0.0  # asciicast v3: times are deltas; each batch continues from here
     _grew_at: float = field(default_factory=time.monotonic)
     _probed: bool = True
     _name: str | None = None
@@ -128,7 +128,8 @@ class Follower:
             return 0
         whole, self._buf = buf[:cut + 1], buf[cut + 1:]
         self.offset += len(whole)
-        self._lines.pending.extend(whole.decode("utf-8", "replace").splitlines(keepends=True))
+        # split on "\n" only: U+2028, U+0085 and friends may stand unescaped inside a JSON string
+        self._lines.pending.extend(ln + "\n" for ln in whole.decode("utf-8", "replace").split("\n")[:-1])
         if self._reader is None:
             self._open()
         return self._drain_events()

@@ -85,3 +85,16 @@ def test_exporter_takes_any_shape(tmp_path, head, body, turns):
         ev = json.loads(x)
         assert isinstance(ev, list) and len(ev) == 3 and isinstance(ev[1], str)
         assert isinstance(ev[0], float | int) and math.isfinite(ev[0]) and ev[0] >= 0
+
+
+def test_unicode_line_separators_inside_events_are_not_line_breaks(tmp_path):
+    """JSON leaves U+2028, U+2029 and U+0085 unescaped: only "\\n" ends an event line."""
+    path = tmp_path / "u.cast"
+    with path.open("w", encoding="utf-8") as fh:
+        fh.write(json.dumps({"version": 2, "width": 40, "height": 5}) + "\n")
+        fh.write(json.dumps([0.1, "o", "a\u2028b\u2029c\x85d\r\n"], ensure_ascii=False) + "\n")
+    f = Follower(str(path))
+    f.poll()
+    f.finish()
+    assert f.skipped == 0
+    assert f.frames[-1].lines[0].startswith("a\u2028b")
