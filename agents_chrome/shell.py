@@ -83,7 +83,9 @@ def shell_input(frame: Frame) -> tuple[str, str] | None:
     if y >= len(frame.lines):
         return None
     row = frame.lines[y]
-    if row[x:].strip():
+    after = row[x:]
+    # nothing after the cursor, or only a right-aligned prompt (zsh RPROMPT)
+    if after.strip() and not (after.startswith("  ") and len(row) >= frame.columns - 2):
         return None
     m = PROMPT.match(row[:x].ljust(x) if x > len(row) else row[:x])
     if m is None:
@@ -100,8 +102,8 @@ def _absolute(frames: list[Frame]) -> list[int]:
     return out
 
 
-def find_runs(frames: list[Frame]) -> list[Run]:
-    hist = _absolute(frames)
+def find_runs(frames: list[Frame], hist: list[int] | None = None) -> list[Run]:
+    hist = hist if hist is not None else _absolute(frames)
     runs: list[Run] = []
     for k, f in enumerate(frames):
         si = shell_input(f)
@@ -153,8 +155,8 @@ def _new_text(frames: list[Frame], hist: list[int], run: Run) -> list[str]:
     return out
 
 
-def classify(frames: list[Frame], runs: list[Run]) -> None:
-    hist = _absolute(frames)
+def classify(frames: list[Frame], runs: list[Run], hist: list[int] | None = None) -> None:
+    hist = hist if hist is not None else _absolute(frames)
     for r in runs:
         r.agent = registry.from_command(r.command) if r.command else None
         if r.agent is None and r.prompt_abs is not None:
@@ -187,19 +189,19 @@ def _blank_outside(frame: Frame, base: int, lo: int | None, hi: int | None) -> F
     return replace(frame, **changes)
 
 
-def agent_frames(frames: list[Frame], runs: list[Run], i: int) -> list[Frame]:
+def agent_frames(frames: list[Frame], runs: list[Run], i: int, hist: list[int] | None = None) -> list[Frame]:
     """Run i's frames with the shell's rows blanked; the next prompt's frame
     is included (it may hold the agent's last output) with its prompt row gone."""
-    hist = _absolute(frames)
+    hist = hist if hist is not None else _absolute(frames)
     r = runs[i]
     hi = runs[i + 1].prompt_abs if i + 1 < len(runs) else None
     stop = min(r.end + 1, len(frames)) if hi is not None else r.end
     return [_blank_outside(frames[k], hist[k], r.prompt_abs, hi) for k in range(r.start, stop)]
 
 
-def shell_lines(frames: list[Frame], run: Run, next_abs: int | None) -> list[str]:
+def shell_lines(frames: list[Frame], run: Run, next_abs: int | None, hist: list[int] | None = None) -> list[str]:
     """The rows a shell run wrote (its prompt line first), as last seen."""
-    hist = _absolute(frames)
+    hist = hist if hist is not None else _absolute(frames)
     seen: dict[int, str] = {}
     lo = run.prompt_abs if run.prompt_abs is not None else 0
     # the next prompt's frame too: output and the new prompt often come in one write
@@ -239,10 +241,11 @@ def split(frames: list[Frame], header: CastHeader, forced: str | None = None) ->
     """
     if not is_shell_command(header.command) or not frames:
         return None
-    runs = find_runs(frames)
+    hist = _absolute(frames)
+    runs = find_runs(frames, hist)
     if not any(r.prompt_abs is not None for r in runs):
         return None
-    classify(frames, runs)
+    classify(frames, runs, hist)
     detected = {r.agent for r in runs if r.agent}
     if not detected:
         return None
@@ -253,7 +256,7 @@ def split(frames: list[Frame], header: CastHeader, forced: str | None = None) ->
         nxt = runs[i + 1].prompt_abs if i + 1 < len(runs) else None
         t0 = frames[r.start].time
         if r.agent is None:
-            rows = shell_lines(frames, r, nxt)
+            rows = shell_lines(frames, r, nxt, hist)
             text = "\n".join(rows).strip("\n")
             if not text.strip():
                 continue
@@ -263,7 +266,7 @@ def split(frames: list[Frame], header: CastHeader, forced: str | None = None) ->
             continue
         name = registry.canonical(forced) if forced else r.agent
         profile = registry.load(name or r.agent)
-        turns, labeled = profile.reconstruct(agent_frames(frames, runs, i), header)
+        turns, labeled = profile.reconstruct(agent_frames(frames, runs, i, hist), header)
         launch = f"{r.prompt}{r.command}".rstrip()
         head = [Turn("system", launch, name="shell", time=t0)] if r.prompt_abs is not None else []
         out.append(Stretch("agent", name or r.agent, head + turns,
