@@ -38,7 +38,10 @@ BOX_TOP = regex.compile(r"^\s*╭─")
 BOX_BOTTOM = regex.compile(r"^\s*╰─")
 TOOL_HEAD = regex.compile(r"^\s*│\s*(?P<status>[✓✔xX✗?⊷o◯●⠀-⣿-])\s+(?P<name>[A-Z][\w]*(?:\s[A-Z]\w*)?)\s*(?P<arg>.*?)\s*│?\s*$")
 SCROLLBAR = set("█▄▀▐▌▕▏│┃▁▂▃▅▆▇")
-GUTTER = regex.compile(r"^(?P<indent>\s*)(?P<n>\d{1,4}) (?P<code>.*)$")
+# a code block's line-number gutter: `  4` alone is an empty line of the block
+GUTTER = regex.compile(r"^(?P<indent>\s*)(?P<n>\d{1,4})(?: (?P<code>.*))?$")
+PROMPT_ROW = regex.compile(r"^\s?>\s+\S")
+BAND_BOTTOM = regex.compile(r"^\s*▀{10,}\s*$")
 
 
 class GeminiProfile(ChromeProfile):
@@ -62,11 +65,13 @@ class GeminiProfile(ChromeProfile):
         LineRule("using", "chrome", r"^\s*Using:?\s+\d+\s+(GEMINI\.md|MCP|context)"),
         LineRule("thinking-spinner", "chrome", r"^\s*[⠀-⣿]\s+.*\(esc to cancel"),
         LineRule("summary", "chrome", r"(Agent powering down|Interaction Summary|To resume this session:)"),
+        # a table inside an answer is a square box grid (tool boxes are rounded): kept whole
+        LineRule("table-edge", "cont", r"^\s*[┌├└][─┬┼┴]+[┐┤┘]\s*$"),
         *COMMON_CHROME,
         LineRule("slash-command", "system", r"^\s?>\s+(?P<body>/[\w-]+.*)$"),
         LineRule("prompt", "user", r"^\s?>\s(?P<body>.*)$"),
         LineRule("answer", "assistant", r"^✦\s(?P<body>.*)$"),
-        LineRule("box-row", "cont", r"^\s*│(?P<body>.*?)│?\s*$"),
+        LineRule("box-row", "cont", r"^\s*│(?P<body>.*?)│?\s*$"),  # inside a tool box: the borders go
     )
 
     # -- regions ----------------------------------------------------------
@@ -87,12 +92,13 @@ class GeminiProfile(ChromeProfile):
         return without_scrollbar(frame, SCROLLBAR) if frame.alternate else frame.lines
 
     def transcript(self, frames: Iterable[Frame]) -> list[TLine]:
-        return fold_reprints(super().transcript(frames), LOGO)
+        return fold_reprints(_fold_alt_reprint(super().transcript(frames)), LOGO)
 
     # -- turns ------------------------------------------------------------
     def label(self, lines: list[TLine]) -> list[Labeled]:
         labeled = super().label(lines)
         _label_boxes(labeled)
+        _open_unmarked_answers(labeled)
         _strip_gutters(labeled)
         return labeled
 
@@ -103,7 +109,44 @@ class GeminiProfile(ChromeProfile):
                 return Turn("tool_call", m.group("arg").strip(), name=m.group("name"))
         if kind == "tool_result":
             return Turn("tool_result", text)
+        if kind == "assistant":
+            return Turn(kind, _drop_rewrapped_repeats(text))
         return Turn(kind, text)
+
+
+def _drop_rewrapped_repeats(text: str) -> str:
+    """Inline, a resize mid-answer makes Ink print the live paragraph again at
+    the new width after the copy that already reached the scrollback: a
+    paragraph equal to the one before it but for its line breaks goes."""
+    out: list[str] = []
+    for para in regex.split(r"\n\s*\n", text):
+        if out and para.strip() and " ".join(para.split()) == " ".join(out[-1].split()):
+            continue
+        out.append(para)
+    return "\n\n".join(out)
+
+
+def _prompt_heads(lines: list[TLine]) -> list[str]:
+    return [" ".join(ln.text.split()) for ln in lines if PROMPT_ROW.match(ln.text)]
+
+
+def _fold_alt_reprint(lines: list[TLine]) -> list[TLine]:
+    """Leaving the alternate screen, Gemini prints the whole conversation again
+    on the main screen, whole and in order: when what follows the stitched
+    alternate-screen copy opens with the same prompts, the stitched copy goes
+    (the logo that `fold_reprints` anchors on is not drawn on narrow screens)."""
+    alt_idx = [i for i, ln in enumerate(lines) if ln.source == "alt"]
+    if not alt_idx:
+        return lines
+    last = alt_idx[-1]
+    alt = [lines[i] for i in alt_idx]
+    a, b = _prompt_heads(alt), _prompt_heads(lines[last + 1:])
+    if not a or len(b) < len(a):
+        return lines
+    # rows wrap at each copy's own width: compare where both are drawn
+    if all(x.startswith(y) or y.startswith(x) for x, y in zip(a, b)):
+        return [ln for ln in lines if ln.source != "alt"]
+    return lines
 
 
 def _label_boxes(labeled: list[Labeled]) -> None:
@@ -132,20 +175,41 @@ def _label_boxes(labeled: list[Labeled]) -> None:
                     lb.kind, lb.rule = "chrome", "box"
             i = j + 1
             continue
+        if labeled[i].rule == "box-row":
+            labeled[i].body = labeled[i].line.text  # a table row: the grid is the answer's
         i += 1
+
+
+def _open_unmarked_answers(labeled: list[Labeled]) -> None:
+    """The band's bottom row closes a prompt: unmarked text right after it is
+    an answer whose first block is not prose (a code block, a table), which
+    Gemini draws without the `✦` marker."""
+    in_prompt = closed = False
+    for lb in labeled:
+        if lb.kind in ("user", "system"):
+            in_prompt, closed = True, False
+        elif in_prompt and BAND_BOTTOM.match(lb.line.text):
+            closed = True
+        elif lb.kind == "blank" or (in_prompt and not closed):
+            continue
+        elif in_prompt and closed and lb.kind == "cont":
+            lb.kind, lb.rule, lb.body = "assistant", "unmarked-answer", lb.line.text.strip()
+            in_prompt = False
+        elif lb.kind != "chrome":
+            in_prompt = False
 
 
 def _strip_gutters(labeled: list[Labeled]) -> None:
     """Code blocks are drawn with line numbers 1, 2, 3…: keep only the code."""
     i, n = 0, len(labeled)
     while i < n:
-        m = GUTTER.match(labeled[i].line.text) if labeled[i].kind == "cont" else None
-        if m and m.group("n") == "1":
+        m = GUTTER.match(labeled[i].line.text) if labeled[i].kind in ("cont", "assistant") else None
+        if m and m.group("n") == "1" and m.group("code") is not None:
             run = [(i, m)]
             j, want = i + 1, 2
             while j < n:
                 mj = GUTTER.match(labeled[j].line.text)
-                if labeled[j].kind in ("cont",) and mj and int(mj.group("n")) == want:
+                if labeled[j].kind in ("cont", "blank") and mj and int(mj.group("n")) == want:
                     run.append((j, mj))
                     want += 1
                     j += 1
@@ -153,7 +217,11 @@ def _strip_gutters(labeled: list[Labeled]) -> None:
                     break
             if len(run) >= 2 or (j < n and not labeled[j].line.text.strip()):
                 for k, mk in run:
-                    labeled[k].body = mk.group("indent") + mk.group("code")
+                    code = mk.group("code") or ""
+                    if labeled[k].kind == "assistant":  # the block opens the answer: its head row
+                        labeled[k].body = code
+                    else:
+                        labeled[k].body = mk.group("indent") + code if code else ""
                 i = j
                 continue
         i += 1

@@ -120,6 +120,8 @@ class OpenCodeProfile(ChromeProfile):
         LineRule("dialog-edge", "chrome", r"^\s*┃.*\s{4,}┃\s*$"),
         LineRule("expand", "chrome", r"^\s*│\s+(Click to expand|Click to collapse|…)\s*$"),
         LineRule("empty-bar", "blank", r"^\s*[┃│]\s*$"),
+        # a tool header while it runs: a braille spinner where the `$` or icon settles
+        LineRule("running-tool", "chrome", r"^\s*(│\s\s)?[\u2800-\u28ff]\s+\S"),
         LineRule("slash-command", "system", r"^\s*┃\s+(?P<body>/[\w-]+.*)$"),
         LineRule("prompt", "user", r"^\s*┃\s\s(?P<body>.*)$"),
         LineRule("bash", "tool_call", r"^\s*(│\s\s)?\$\s(?P<body>.*)$"),
@@ -177,7 +179,10 @@ class OpenCodeProfile(ChromeProfile):
                 return (0, top)
         return (0, n)
 
-    main_viewport = viewport
+    def main_viewport(self, frame: Frame) -> tuple[int, int] | None:
+        """The main screen is never conversation (the exit banner, or rows a
+        resize left behind from the alternate screen): left out."""
+        return None
 
     # -- turns ------------------------------------------------------------
     def label(self, lines: list[TLine]) -> list[Labeled]:
