@@ -39,7 +39,7 @@ from wcwidth import wcswidth
 
 from agents_chrome.profile import ChromeProfile, _insert_by_time
 from agents_chrome.rules import COMMON_CHROME, Labeled, LineRule
-from agents_chrome.transcript import TLine
+from agents_chrome.transcript import TLine, fold_redraws
 from agents_chrome.turns import Turn
 from screen.frames import Frame
 
@@ -54,7 +54,10 @@ BOX_EDGE = "│╮╯┐┘┤║"
 
 @dataclass
 class KLine(TLine):
-    width: int = 0  # terminal width when the row was drawn
+    #: every width the terminal had up to the frame the row was read from:
+    #: Kimi hard-wraps at the width it has, so a row as long as one of
+    #: those was cut there, even after a resize laid it out again
+    seen: frozenset[int] = frozenset()
 
 
 def _cells(text: str) -> int:
@@ -62,27 +65,49 @@ def _cells(text: str) -> int:
     return w if w >= 0 else len(text)
 
 
+def join_soft_wrapped(lines: list[KLine]) -> list[KLine]:
+    """Join rows the terminal wrapped (autowrap, or a resize laying a long row
+    out again) back into the row the program drew."""
+    out: list[KLine] = []
+    for ln in lines:
+        prev = out[-1] if out else None
+        if prev is not None and prev.wrapped and prev.source == ln.source:
+            pad = " " * max(0, (prev.width or 0) - _cells(prev.text))
+            out[-1] = KLine(prev.text + pad + ln.text, prev.time, prev.source, prev.block, prev.width,
+                            ln.wrapped, prev.seen | ln.seen)
+        else:
+            out.append(ln)
+    return out
+
+
 def join_wrapped(lines: list[KLine]) -> list[KLine]:
     """Join rows that were hard-wrapped at the terminal width.
 
-    A row whose text reaches the last column continues on the next row,
-    which is indented by the block's hanging indent (the bullet's width).
+    A row whose text reaches the last column (of the width it was drawn at)
+    continues on the next row, which is indented by the block's hanging
+    indent (the bullet's width).
     """
+    lines = join_soft_wrapped(lines)
     out: list[KLine] = []
     i = 0
+
+    def full(row: str, ln: KLine) -> bool:
+        n = _cells(row)
+        return bool(ln.width) and (n >= ln.width or n in ln.seen)
+
     while i < len(lines):
         cur = lines[i]
         text, row = cur.text, cur.text
         m = HANG.match(text)
         hang = _cells(m.group("sp") + (m.group("mk") or ""))
-        while (i + 1 < len(lines) and cur.width and _cells(row) >= cur.width
+        while (i + 1 < len(lines) and full(row, lines[i])
                and row.rstrip()[-1:] not in BOX_EDGE and not RULE_ROW.match(row)
                and lines[i + 1].text.strip() and lines[i + 1].source == cur.source):
             row = lines[i + 1].text
             lead = len(row) - len(row.lstrip(" "))
             text += row[min(hang, lead):]
             i += 1
-        out.append(KLine(text, cur.time, cur.source, cur.block, cur.width))
+        out.append(KLine(text, cur.time, cur.source, cur.block, cur.width, False, cur.seen))
         i += 1
     return out
 
@@ -137,9 +162,15 @@ class KimiProfile(ChromeProfile):
         pager: list[str] | None = None  # the command that opened the pager on screen
         pager_rows: list[str] | None = None
         first_seen: dict[str, float] = {}
+        marks: list[tuple[int, int]] = []
+        seen: frozenset[int] = frozenset()
         for f in frames:
-            for ln in f.scrolled:
-                out.append(KLine(ln, f.time, "history", 0, f.columns))
+            seen = seen | {f.columns} if f.columns not in seen else seen
+            marks.extend((len(out) + off, f.rows) for off, _why in f.marks)
+            widths = f.widths or [f.columns] * len(f.scrolled)
+            wraps = f.wrapped or [False] * len(f.scrolled)
+            for ln, w, wr in zip(f.scrolled, widths, wraps):
+                out.append(KLine(ln, f.time, "history", 0, w, wr, seen))
             if f.alternate:
                 rows = self.dialog(f)
                 if rows is None:
@@ -167,9 +198,10 @@ class KimiProfile(ChromeProfile):
                     final.pop()
                 if typed and any(BYE.match(t) for t in final):
                     self._dialogs.append((last_main.time + 1e-3, [typed]))  # the exit command
-                out.extend(KLine(t, first_seen.get(t, last_main.time), "screen", 1, last_main.columns)
-                           for t in final)
-        return join_wrapped(out)
+                wraps = last_main.row_wrapped[vp[0]:vp[1]]
+                out.extend(KLine(t, first_seen.get(t, last_main.time), "screen", 1, last_main.columns,
+                                 wraps[k] if k < len(wraps) else False, seen) for k, t in enumerate(final))
+        return join_wrapped(fold_redraws(out, marks))  # type: ignore[arg-type]
 
     @staticmethod
     def _input_text(frame: Frame) -> str | None:

@@ -11,7 +11,8 @@ where it happened.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from bisect import bisect_left
+from dataclasses import dataclass, replace
 from typing import Callable, Iterable
 
 import regex
@@ -29,6 +30,8 @@ class TLine:
     time: float  # recording time when the line was first seen
     source: str  # "history" | "screen" | "alt"
     block: int  # which main/alt stretch it came from
+    width: int = 0  # terminal width the row was laid out at (0: unknown)
+    wrapped: bool = False  # autowrap carried the row's text on to the next row
 
 
 def whole_screen(frame: Frame) -> tuple[int, int] | None:
@@ -68,6 +71,7 @@ def build_transcript(frames: Iterable[Frame], viewport: Viewport = whole_screen,
     encode a style the text alone does not show).
     """
     out: list[TLine] = []
+    marks: list[tuple[int, int]] = []  # (transcript position, screen rows then)
     block = 0
     stitcher: Stitcher | None = None
     last_main: Frame | None = None
@@ -77,8 +81,12 @@ def build_transcript(frames: Iterable[Frame], viewport: Viewport = whole_screen,
             out.extend(TLine(t, tm, "alt", block) for t, tm in zip(stitcher.doc, stitcher.times))
             stitcher = None
             block += 1
-        for ln in f.scrolled:
-            out.append(TLine(ln, f.time, "history", block))
+        base = len(out)
+        marks.extend((base + off, f.rows) for off, _why in getattr(f, "marks", ()))
+        widths = getattr(f, "widths", None) or [f.columns] * len(f.scrolled)
+        wraps = getattr(f, "wrapped", None) or [False] * len(f.scrolled)
+        for ln, w, wr in zip(f.scrolled, widths, wraps):
+            out.append(TLine(ln, f.time, "history", block, w, wr))
         if f.alternate:
             if stitcher is None:
                 block += 1
@@ -97,8 +105,165 @@ def build_transcript(frames: Iterable[Frame], viewport: Viewport = whole_screen,
             final = rows(last_main)[vp[0]:vp[1]]
             while final and not final[-1].strip():
                 final.pop()
-            out.extend(TLine(t, last_main.time, "screen", block) for t in final)
+            wraps = (getattr(last_main, "row_wrapped", None) or [])[vp[0]:vp[1]]
+            out.extend(TLine(t, last_main.time, "screen", block, last_main.columns,
+                             wraps[k] if k < len(wraps) else False) for k, t in enumerate(final))
+    return fold_redraws(out, marks)
+
+
+WORD = regex.compile(r"\w+")
+_PROBE_WORDS = 12  # words of a reprint's opening looked up in what came before
+_COVER = 0.85  # share of the old copy's words the reprint must hold, in order
+_MIN_TAIL = 4  # fewest words of an old copy that may be folded
+_COVER_LIVE = 0.6  # the same when the whole old copy was still on screen at the mark
+
+
+def _words(lines: "list[TLine]", lo: int, hi: int) -> list[tuple[str, int, int]]:
+    """(word, line index, start column in the line) for lines[lo:hi] on the main screen."""
+    out: list[tuple[str, int, int]] = []
+    glue = False  # the previous row wrapped in the middle of a word
+    for i in range(lo, hi):
+        ln = lines[i]
+        if ln.source == "alt":
+            glue = False
+            continue
+        found = [(m.group(), i, m.start()) for m in WORD.finditer(ln.text)]
+        if glue and found and found[0][2] == 0 and out:
+            w, li, col = out[-1]
+            out[-1] = (w + found[0][0], li, col)  # a word split by the wrap is one word
+            found = found[1:]
+        out.extend(found)
+        text = ln.text
+        # a word is cut by the wrap only when the row's text runs to its last column
+        glue = (ln.wrapped and bool(text) and bool(WORD.match(text[-1]))
+                and (not ln.width or len(text) >= ln.width))
     return out
+
+
+def _covered(old: list[str], new: list[str], window: int = 40) -> list[bool]:
+    """Which of `old`'s words appear, in order, at the start of `new`.
+
+    Greedy in-order matching with a bounded look-ahead: linear, and a few
+    words that differ (chrome, a reflowed border) do not derail it.
+    """
+    hit = [False] * len(old)
+    j = 0
+    n = len(new)
+    for i, w in enumerate(old):
+        for k in range(j, min(n, j + window)):
+            if new[k] == w:
+                hit[i] = True
+                j = k + 1
+                break
+    return hit
+
+
+def fold_redraws(lines: list[TLine], marks: "Iterable[int | tuple[int, int]]") -> list[TLine]:
+    """Drop the older copy of whatever a program drew again after a clear or resize.
+
+    On a clear (ED 2/3) or a resize, inline TUIs reprint the conversation
+    (from its start, from the last prompt, or the live area from wherever
+    its top lands) at the current width; our history kept the first copy.
+    After each mark, the words the reprint opens with are looked up in the
+    transcript before the mark; where they are found and the reprint holds
+    (nearly) every word of the older stretch from there to the mark, in
+    order, that older stretch is an earlier copy and goes. The last screen
+    before the mark is the live area the clear wiped (input box, spinner,
+    footer): the reprint need not hold its words. Matching is by words, so
+    a copy laid out at another width still matches; a row the reprint
+    starts in the middle of keeps its part before the match.
+    """
+    rows_at: dict[int, int] = {}
+    for m in marks:
+        pos, rows = m if isinstance(m, tuple) else (m, 24)
+        if 0 < pos < len(lines):
+            rows_at[pos] = max(rows, rows_at.get(pos, 0))
+    if not rows_at:
+        return lines
+    lines = list(lines)
+    shift = 0
+    for mark in sorted(rows_at):
+        live_rows = rows_at[mark]
+        p = mark - shift
+        if p <= 0 or p >= len(lines):
+            continue
+        words = _words(lines, 0, len(lines))
+        line_at = [i for _, i, _ in words]
+        # Rows on screen at the mark may still scroll into history after it,
+        # ahead of the reprint: the reprint starts at one of the next rows.
+        tried: set[int] = set()
+        for s0 in range(p, min(len(lines), p + live_rows + 1)):
+            split = bisect_left(line_at, s0)  # first word at or after row s0
+            if split >= len(words) or split in tried:
+                continue
+            tried.add(split)
+            found = _find_copy(words, split, s0 - live_rows)
+            if found is None:
+                continue
+            q, col = found
+            s1 = words[split][1]
+            # rows with no words opening the reprint (a border, a blank)
+            # stand for the same rows before the old copy
+            lead = s1 - s0
+            start = q
+            if col > 0 and WORD.search(lines[q].text[:col]):
+                head = lines[q]
+                lines[q] = replace(head, text=head.text[:col].rstrip(), wrapped=False)
+                start = q + 1
+            else:
+                while (lead and start > 0 and not WORD.search(lines[start - 1].text)
+                       and lines[start - 1].source != "alt"):
+                    start -= 1
+                    lead -= 1
+            cut = max(s0, start)
+            del lines[start:cut]
+            shift += cut - start
+            break
+    return lines
+
+
+def _find_copy(words: list[tuple[str, int, int]], split: int, live: int) -> tuple[int, int] | None:
+    """Where the older copy of the text from word `split` on starts: (row, column).
+
+    `live`: rows from here on were on screen when the program cleared or
+    the terminal changed size.
+    """
+    old, new_all = words[:split], words[split:]
+    if len(new_all) < 3:
+        return None
+    probe = [w for w, _, _ in new_all[:_PROBE_WORDS]]
+    if len(old) < min(len(probe), _MIN_TAIL):
+        return None
+    old_w = [w for w, _, _ in old]
+    new_w = [w for w, _, _ in new_all]
+    k = len(probe)
+    first = probe[0]
+    # the old copy may end before the probe does (a short last turn)
+    cands = [j for j in range(len(old_w)) if old_w[j] == first
+             and old_w[j:j + k] == probe[:len(old_w[j:j + k])] and len(old_w[j:j + k]) >= min(k, _MIN_TAIL)]
+    # Repeated phrasing (every paragraph opening alike) matches in many
+    # places: the place whose continuation reads most like the reprint's wins.
+    if len(cands) > 1:
+        ahead = new_w[:80]
+        score = {j: sum(_covered(ahead, old_w[j:j + 100], window=6)) for j in cands}
+        top = max(score.values())
+        cands = [j for j in cands if score[j] == top]
+    best: tuple[int, int] | None = None  # (covered, j)
+    for j in cands:
+        tail = old_w[j:]
+        hit = _covered(tail, new_w)
+        body = [h for h, (_w, i, _c) in zip(hit, old[j:]) if i < live]
+        if len(body) >= 10:
+            ok = sum(body) >= _COVER * len(body)
+        else:
+            ok = sum(hit) >= _COVER_LIVE * len(hit)
+        got = sum(hit)
+        if ok and (best is None or got >= best[0]):
+            best = (got, j)
+    if best is None:
+        return None
+    _w, q, col = old[best[1]]
+    return q, col
 
 
 def fold_reprints(lines: list[TLine], anchor: "regex.Pattern[str]", compare: int = 6) -> list[TLine]:

@@ -1,13 +1,23 @@
 """Replay a recording through the virtual screen and yield frames.
 
-A frame is the screen as a person would have seen it at a quiet moment:
-after a pause in output, at the end of a synchronized update, and just
-before anything that wipes the view (alternate-screen switch, full clear,
-resize). Never in the middle of a synchronized update, so half-drawn
-screens never reach the chrome rules.
+A frame is the screen as a person would have seen it when a state ended:
+at the end of a synchronized update, just before anything that wipes the
+view (alternate-screen switch, full clear, resize), just before the cursor
+goes home to start a redraw, and after a pause in output. Never in the
+middle of a synchronized update, so half-drawn screens never reach the
+chrome rules. Pauses are the last resort, not the rule: the same bytes
+written faster (a fast machine, a recorder that batches writes) must give
+the same frames where the drawing itself marks the end of a state.
+
+A frame also says where, in the lines that scrolled into history since
+the previous frame, the program cleared the screen or the terminal changed
+size (`marks`): what follows such a point may be the program reprinting
+what it had drawn, which the transcript folds. Each scrolled line carries
+the width it was laid out at (`widths`).
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
@@ -18,6 +28,15 @@ from pyte.screens import Char
 from screen.vscreen import Line, Span, VirtualScreen, cells_spans
 
 DEFAULT_GAP = 0.08  # seconds of recording time without output that make a quiet point
+
+# Sequences that end a drawn state: the cursor going home to start a redraw
+# (a frame is taken before it), the cursor shown again where input goes
+# after a render (a frame is taken after it), a full or scrollback clear
+# and a terminal reset (a mark is set after it: a reprint may follow).
+_HOME = r"\x1b\[(?:1?;?1?)?H"
+_SHOW = r"\x1b\[\?25h"
+_CLEAR = r"\x1b\[[23]J|\x1bc"
+_STATE_END = re.compile(f"(?P<home>{_HOME})|(?P<show>{_SHOW})|(?P<clear>{_CLEAR})")
 
 
 class SpanCache:
@@ -56,6 +75,15 @@ class Frame:
     alternate: bool  # the alternate screen is active
     scrolled: list[str]  # lines that left the main screen since the previous frame
     inputs: list[str] = field(default_factory=list)  # input events since the previous frame
+    #: (offset into `scrolled`, "clear" | "resize"): the program cleared the
+    #: screen, or the terminal changed size, after that many scrolled lines
+    marks: list[tuple[int, str]] = field(default_factory=list)
+    #: the width each `scrolled` line was laid out at
+    widths: list[int] = field(default_factory=list)
+    #: per `scrolled` line: autowrap carried its text on to the next line
+    wrapped: list[bool] = field(default_factory=list)
+    #: per visible row: autowrap carried its text on to the next row
+    row_wrapped: list[bool] = field(default_factory=list)
     cells: list[tuple[Char, ...] | None] = field(default_factory=list, repr=False)
     span_cache: SpanCache | None = field(default=None, repr=False, compare=False)
     _styles: list[tuple[Span, ...]] | None = field(default=None, repr=False)
@@ -91,25 +119,51 @@ class FrameBuilder:
         self._last_out = 0.0
         self._last_lines: list[str] | None = None
         self._last_alt = False
+        self._marks: list[tuple[int, str]] = []  # (history_total, reason)
 
     def _on_boundary(self, reason: str) -> None:
         if self.screen.synchronized:
             return
         self.take(reason)
 
+    def _scrolled_layout(self, n: int) -> tuple[list[int], list[bool]]:
+        """Layout width and soft-wrap flag of the last `n` history lines.
+
+        Read from the screen's laid-out history when it keeps one; else the
+        current width and no soft wraps.
+        """
+        s = self.screen
+        lines = getattr(s, "history_lines", None)
+        if lines is not None and len(lines) >= n:
+            tail = [lines[i] for i in range(len(lines) - n, len(lines))]
+            return [h.width or s.columns for h in tail], [bool(h.wrapped) for h in tail]
+        return [s.columns] * n, [False] * n
+
+    def _row_wrapped(self) -> list[bool]:
+        layout = getattr(self.screen, "row_layout", None)
+        if layout is None or self.screen.alternate:
+            return []
+        return [bool(r.wrapped) for r in layout()]
+
     def take(self, reason: str, force: bool = False) -> None:
         s = self.screen
         cells, lines = s.snapshot_with_text()
-        scrolled = s.history_since(self._hist_mark)
+        base = self._hist_mark
+        scrolled = s.history_since(base)
         self._hist_mark = s.history_total
+        marks = [(total - base, why) for total, why in self._marks
+                 if 0 <= total - base <= len(scrolled) and not s.alternate]
         if (not force and not scrolled and not self._inputs and lines == self._last_lines
                 and s.alternate == self._last_alt):
             self._dirty = False
             return
+        self._marks = []
+        widths, wrapped = self._scrolled_layout(len(scrolled))
         self._ready.append(Frame(
             index=self._count, time=self.now, reason=reason, columns=s.columns, rows=s.lines,
             lines=lines, cells=cells if self.want_styles else [], cursor=(s.cursor.x, s.cursor.y), cursor_hidden=s.cursor.hidden,
-            alternate=s.alternate, scrolled=scrolled, inputs=self._inputs, span_cache=self._spans))
+            alternate=s.alternate, scrolled=scrolled, inputs=self._inputs, span_cache=self._spans,
+            marks=marks, widths=widths, wrapped=wrapped, row_wrapped=self._row_wrapped()))
         self._count += 1
         self._inputs = []
         self._last_lines = lines
@@ -122,7 +176,7 @@ class FrameBuilder:
             self.take("quiet")
         self.now = time
         if code == "o":
-            self.screen.feed(data)
+            self._feed_output(data)
             self._dirty = True
             self._last_out = time
         elif code == "i":
@@ -131,8 +185,42 @@ class FrameBuilder:
             size = parse_size(data)
             if size:
                 self.screen.resize(lines=size[1], columns=size[0])
+                self._mark("resize")
                 self._dirty = True
         return self.drain()
+
+    def _mark(self, why: str) -> None:
+        if not self.screen.alternate:
+            self._marks.append((self.screen.history_total, why))
+
+    def _feed_output(self, data: str) -> None:
+        """Feed output, taking a frame where the drawing shows a state ended.
+
+        Split only at the start of a sequence matched whole in this event: a
+        sequence cut between events is still fed whole by the parser, it
+        only gives no early frame.
+        """
+        feed = self.screen.feed
+        pos = 0
+        for m in _STATE_END.finditer(data):
+            if m.group("home"):
+                if m.start() > pos:
+                    feed(data[pos:m.start()])
+                    pos = m.start()
+                if self._dirty and not self.screen.synchronized:
+                    self.take("home")
+            elif m.group("show"):
+                feed(data[pos:m.end()])
+                pos = m.end()
+                if not self.screen.synchronized:
+                    self.take("cursor")
+            else:
+                feed(data[pos:m.end()])
+                pos = m.end()
+                self._mark("clear")
+            self._dirty = True
+        if pos < len(data):
+            feed(data[pos:])
 
     def finish(self) -> list[Frame]:
         self.take("end", force=True)

@@ -1,0 +1,99 @@
+"""Replay never depends on the recording's timing.
+
+The same output bytes written faster (a fast machine, every pause cut to
+at most 10 ms) or cut into events differently (a recorder that batches
+writes, or one that flushes every few bytes) must give the same turns:
+frames are taken where the drawing shows a state ended, not only after
+pauses. Property-based: hypothesis picks how to re-time and re-cut each
+real recording.
+"""
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from agents_chrome.replay import replay
+from tests.conftest import RECORDINGS
+
+# Inline and full-screen renderers of the agents whose drawing has no
+# synchronized output to lean on (Claude Code) or leans on it (Codex),
+# and a hard-wrapping inline one (Kimi).
+CASES = [
+    RECORDINGS / "claude-code" / "cc-sql-joins-120x40",
+    RECORDINGS / "claude-code" / "cc-bash-tools-100x30",
+    RECORDINGS / "claude-code" / "cc-x1-read-grep-thinking-90x26",
+    RECORDINGS / "codex" / "s5-inline-noalt-80x24",
+    RECORDINGS / "codex" / "x1-tools-table-90x28",
+    RECORDINGS / "kimi" / "kimi-x1-tools-100x30",
+]
+CASES += sorted(p.parent for p in RECORDINGS.glob("*/*h1-resize-*/session.cast"))[:3]
+
+
+def retime(src: Path, dst: Path, seed: int, max_pause: float, split: float, merge: float) -> None:
+    """Write `src` with every pause capped at `max_pause` and output events
+    cut (with probability `split`) and joined to the one before (`merge`)."""
+    rng = random.Random(seed)
+    lines = src.read_text(encoding="utf-8").splitlines()
+    events = [json.loads(ln) for ln in lines[1:] if ln.strip()]
+    out: list[list] = []
+    t = prev = 0.0
+    for ev in events:
+        t += min(max(0.0, ev[0] - prev), max_pause)
+        prev = ev[0]
+        if ev[1] != "o":
+            out.append([t, ev[1], ev[2]])
+            continue
+        data = ev[2]
+        while data:
+            k = rng.randint(1, len(data)) if rng.random() < split else len(data)
+            piece, data = data[:k], data[k:]
+            if out and out[-1][1] == "o" and rng.random() < merge:
+                out[-1][2] += piece
+            else:
+                out.append([t, "o", piece])
+    dst.write_text(lines[0] + "\n" + "".join(json.dumps([round(e[0], 6), e[1], e[2]], ensure_ascii=False) + "\n"
+                                             for e in out), encoding="utf-8")
+
+
+def turns_of(cast: Path, agent: str) -> list[tuple[str, str, str | None]]:
+    _, turns, _ = replay(cast, agent)
+    return [(t.role, t.text, t.name) for t in turns]
+
+
+_BASELINE: dict[Path, list] = {}
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if (c / "session.cast").exists()],
+                         ids=lambda p: f"{p.parent.name}/{p.name}")
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**16), max_pause=st.sampled_from([0.0, 0.001, 0.01]),
+       split=st.sampled_from([0.0, 0.3, 0.8]), merge=st.sampled_from([0.0, 0.5, 0.95]))
+def test_same_turns_whatever_the_timing(case: Path, seed: int, max_pause: float, split: float, merge: float,
+                                        tmp_path_factory) -> None:
+    agent = case.parent.name
+    if case not in _BASELINE:
+        _BASELINE[case] = turns_of(case / "session.cast", agent)
+    fast = tmp_path_factory.mktemp("retimed") / "session.cast"
+    retime(case / "session.cast", fast, seed, max_pause, split, merge)
+    assert turns_of(fast, agent) == _BASELINE[case]
+
+
+def test_retime_keeps_the_bytes(tmp_path: Path) -> None:
+    """The transformation itself: same output bytes, same inputs, pauses capped."""
+    src = RECORDINGS / "codex" / "s5-inline-noalt-80x24" / "session.cast"
+    dst = tmp_path / "s.cast"
+    retime(src, dst, 7, 0.01, 0.8, 0.0)  # merged events would add their pauses up
+
+    def stream(p: Path) -> tuple[str, list[str], float]:
+        evs = [json.loads(ln) for ln in p.read_text(encoding="utf-8").splitlines()[1:] if ln.strip()]
+        gaps = [b[0] - a[0] for a, b in zip(evs, evs[1:])]
+        return "".join(e[2] for e in evs if e[1] == "o"), [e[2] for e in evs if e[1] == "i"], max(gaps)
+
+    a, b = stream(src), stream(dst)
+    assert a[0] == b[0] and a[1] == b[1]
+    assert b[2] <= 0.0100001 < a[2]
