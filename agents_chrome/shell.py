@@ -155,12 +155,44 @@ def _new_text(frames: list[Frame], hist: list[int], run: Run) -> list[str]:
     return out
 
 
+#: words that run the next word: `npx codex`, `sudo -E claude`, `env X=1 gemini`
+WRAPPERS = frozenset({"sudo", "env", "npx", "bunx", "pnpx", "exec", "time", "nohup", "command", "node",
+                      "nice", "uvx", "pipx", "doas"})
+MIN_AGENT_ROWS = 5  # a named agent that drew fewer rows, no signature and no alternate screen did not start
+
+
+def typed_agent(command: str) -> str | None:
+    """The agent a command line typed at the prompt runs: its executable word
+    (after `VAR=value` settings, wrappers and their options), never an argument
+    (`man codex`, `cat claude.md` run no agent)."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        words = command.split()
+    for w in words:
+        if "=" in w.split("/")[0] or w.startswith("-"):
+            continue
+        base = os.path.basename(w)
+        if base in WRAPPERS:
+            continue
+        return registry.from_command(base)
+    return None
+
+
 def classify(frames: list[Frame], runs: list[Run], hist: list[int] | None = None) -> None:
     hist = hist if hist is not None else _absolute(frames)
     for r in runs:
-        r.agent = registry.from_command(r.command) if r.command else None
-        if r.agent is None and r.prompt_abs is not None:
-            r.agent = registry.from_screen(_new_text(frames, hist, r))
+        if r.prompt_abs is None:
+            continue
+        new = _new_text(frames, hist, r)
+        seen = registry.from_screen(new)
+        named = typed_agent(r.command) if r.command else None
+        if named and named != seen:
+            # `codex` that printed "command not found" is a shell command
+            alt = any(frames[k].alternate for k in range(r.start, r.end))
+            if not alt and sum(1 for t in new if t.strip()) < MIN_AGENT_ROWS:
+                named = None
+        r.agent = named or seen
 
 
 def _blank_outside(frame: Frame, base: int, lo: int | None, hi: int | None) -> Frame:

@@ -144,3 +144,25 @@ def test_a_recording_of_an_agent_is_never_cut():
 def test_a_shell_without_an_agent_is_left_to_the_generic_profile(tmp_path):
     frames = _frames("u@h:~$ ls\r\na  b\r\nu@h:~$ echo hi\r\nhi\r\nu@h:~$ ")
     assert shell.split(frames, CastHeader(version=2, width=40, height=6, command="bash")) is None
+
+
+@pytest.mark.parametrize("line,want", [
+    ("codex", "codex"), ("claude --resume", "claude-code"), ("npx codex", "codex"),
+    ("env FOO=1 gemini --yolo", "gemini"), ("sudo -E opencode", "opencode"), ("DEBUG=1 claude", "claude-code"),
+    ("/opt/bin/codex --no-alt-screen", "codex"),
+    ("man codex", None), ("cat claude.md", None), ("git log -- codex", None), ("ls", None), ("", None),
+    ("echo 'unclosed", None),
+])
+def test_the_agent_a_typed_command_runs(line, want):
+    assert shell.typed_agent(line) == want
+
+
+def test_an_agent_that_did_not_start_is_a_shell_command():
+    """`codex` answered by "command not found" draws one row: the run stays the shell's."""
+    fb = FrameBuilder(60, 8)
+    frames = []
+    for t, data in enumerate(["u@h:~$ ", "codex", "\r\nbash: codex: command not found\r\nu@h:~$ ",
+                              "ls", "\r\na  b\r\nu@h:~$ "]):
+        frames += fb.feed_event(float(t), "o", data)
+    frames += fb.finish()
+    assert shell.split(frames, CastHeader(version=2, width=60, height=8, command="bash")) is None
