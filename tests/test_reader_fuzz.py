@@ -119,3 +119,29 @@ def test_whole_replay_of_garbage_fails_only_with_cast_error(data, prefix):
             pass
     finally:
         p.unlink()
+
+
+shell_piece = st.sampled_from(["u@h:~/p$ ", "root@box:/# ", "codex", "claude", "gemini --yolo", "opencode", "ls",
+                               "\r\n", "\n", "\x1b[?1049h", "\x1b[?1049l", "\x1b[2J", "\x1b[H", "\x1b[3J",
+                               ">_ OpenAI Codex", "Claude Code v2", "Gemini CLI v1", "OpenCode 1.2",
+                               "› ", "❯ ", "\x1b[?2004h", "\x1b[?2004l", "\x1b[?2026h", "\x1b[?2026l",
+                               "\x1b[5A", "\x1b[K", "\x1b[31m", "\x1b[0m", "hello world", "é日", "\x1b[?25l"])
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pieces=st.lists(st.tuples(shell_piece, st.booleans()), max_size=60),
+       size=st.tuples(st.integers(10, 60), st.integers(3, 12)))
+def test_shell_splitter_on_any_shell_like_stream(pieces, size):
+    """Prompts, agent banners, screen switches and clears in any order: the
+    shell cut and every profile it hands frames to produce turns, never raise."""
+    lines = ['{"version": 2, "width": %d, "height": %d, "command": "bash"}' % size]
+    t = 0.0
+    for text, pause in pieces:
+        t += 0.5 if pause else 0.001
+        lines.append(json.dumps([t, "o", text]))
+    p = _write(("\n".join(lines) + "\n").encode())
+    try:
+        meta, turns, labeled = replay(p)
+        assert all(isinstance(x.text, str) for x in turns)
+    finally:
+        p.unlink()
