@@ -152,6 +152,7 @@ class Stitcher:
         need = 2 if n_distinct > 2 else 1
         slack = max(3, n // 3)
         s = max(0, m - 2 * n - 20)
+        placed: int | None = None
         if votes:
             best_v = max(votes.values())
             tail = {o: v for o, v in votes.items() if o + n >= m - slack and v >= need and 2 * v >= best_v}
@@ -159,20 +160,28 @@ class Stitcher:
                 top_v = max(tail.values())
                 lo = min(o for o, v in tail.items() if 2 * v >= top_v)
                 s = max(0, min(lo, m - 1))
+                placed = max(o for o, v in tail.items() if v == top_v)
             elif best_v >= need:
                 o = max(o for o, v in votes.items() if v == best_v)
                 if self._is_page_back(view, o):
                     return
-        self._place(view, s, time, floor=max(0, m - 2 * n - 20))
+        self._place(view, s, time, floor=max(0, m - 2 * n - 20), placed=placed)
 
-    def _place(self, view: list[Row], s: int, time: float, floor: int = 0) -> None:
+    def _place(self, view: list[Row], s: int, time: float, floor: int = 0,
+               placed: int | None = None) -> None:
         doc, n = self.doc, len(view)
         window = doc[s:]
         # Blank and covered rows never anchor an alignment: each is made unique.
         a_keys = [ln if _distinct(ln) else f"\0a{i}" for i, ln in enumerate(window)]
         b_keys = [ln if _distinct(ln) else f"\0b{j}" for j, ln in enumerate(view)]
         sm = SequenceMatcher(None, a_keys, b_keys, autojunk=False)
-        blocks = [b for b in sm.get_matching_blocks() if b.size]
+        count = Counter(a_keys)
+        # A stretch of rows drawn several times in the window (a rule under
+        # every prompt, a "Click to expand" row) anchors nothing on its own:
+        # it would pull the view onto an older copy and cut what follows it.
+        blocks = [b for b in sm.get_matching_blocks() if b.size and (
+            any(count[a_keys[b.a + t]] == 1 for t in range(b.size))
+            or (placed is not None and s + b.a - b.b == placed))]
         if not blocks:
             self._replace(len(doc), [], view, time)
             self.gaps.add(len(doc))
@@ -196,7 +205,7 @@ class Stitcher:
         # rows of the view matched to the document (covered rows keep theirs)
         matched_doc: dict[int, int] = {}
         for tag, i1, i2, j1, j2 in sm.get_opcodes():
-            if tag in ("equal", "replace") and i2 - i1 == j2 - j1:
+            if tag in ("equal", "replace") and i2 - i1 == j2 - j1 and s + i1 >= start:
                 for t in range(j2 - j1):
                     matched_doc[j1 + t] = s + i1 + t
         for t in range(min(j, k)):

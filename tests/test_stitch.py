@@ -177,3 +177,19 @@ def test_first_drawn_keeps_a_row_redrawn_with_a_blank_lost():
     plain.add(["> prompt", "a b c d", "x"])
     plain.add(["> prompt", "ab c d", "x"])
     assert plain.doc[1] == "ab c d"
+
+
+def test_a_view_sharing_only_a_repeated_chrome_row_cuts_nothing():
+    rule = "─" * 40
+    doc: list[str] = []
+    for k in range(5):
+        doc += [f"> prompt number {k}", rule, "", f"  answer {k} first row", f"  answer {k} second row", ""]
+    st = Stitcher()
+    for end in range(6, len(doc) + 1, 6):
+        st.add(doc[max(0, end - 12):end])
+    doc.pop()  # a view's trailing blank rows are padding
+    assert st.doc == doc
+    # the prompt scrolled out: the view's only known row is the rule every prompt has
+    st.add([rule, "", "  Here is a table:", "  ┌──────┬──────┐", "  │ a    │ b    │", "  └──────┴──────┘"])
+    assert st.doc[:len(doc)] == doc
+    assert st.doc[-3:] == ["  ┌──────┬──────┐", "  │ a    │ b    │", "  └──────┴──────┘"]
