@@ -24,7 +24,7 @@ def run(args: argparse.Namespace) -> int:
     from archive.discovery import discover
     from archive.ingest import sync
     from archive.store import Store
-    home = Path(args.home).expanduser()
+    home = Path(args.home).expanduser().absolute()  # sources are kept by absolute path
     if not home.is_dir():
         raise UserError(f"no such directory: {home}")
     agent = None
