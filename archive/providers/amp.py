@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any, Iterator
 
-from archive.providers.base import BaseProvider, ParseResult, iter_jsonl, obj, text_of
+from archive.providers.base import BaseProvider, ParseResult, iter_jsonl, need_obj, obj, text_of
 from archive.record import Conversation, Source, Turn, conversation_id, turn_key
 
 
@@ -49,7 +49,7 @@ class AmpProvider(BaseProvider):
                     continue
                 if d.get("type") not in ("user", "assistant"):
                     continue
-                turns.extend(_blocks(d.get("type"), (d.get("message") or {}).get("content"), n, raw, "stream", names))
+                turns.extend(_blocks(d.get("type"), need_obj(d.get("message"), "message").get("content"), n, raw, "stream", names))
         if turns:
             sid = sid or path.stem
             res.conversations.append(Conversation(

@@ -77,6 +77,14 @@ def arr(v: Any) -> list[Any]:
     return v if isinstance(v, list) else []
 
 
+def need_obj(v: Any, what: str) -> dict[str, Any]:
+    """`v`, which the format says is an object; anything else makes the record one of an
+    unexpected shape (raised inside `ParseResult.line`, so it is skipped and counted)."""
+    if not isinstance(v, dict):
+        raise TypeError(f"{what} is {type(v).__name__}, not an object")
+    return v
+
+
 def text(v: Any) -> str | None:
     """`v` when it is a string (non-empty), else None."""
     return v if isinstance(v, str) and v else None

@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import Iterator
 
-from archive.providers.base import BaseProvider, ParseResult, iter_jsonl, text_of
+from archive.providers.base import BaseProvider, ParseResult, iter_jsonl, need_obj, text_of
 from archive.record import Conversation, Source, Turn, conversation_id, turn_key
 
 LOCAL = re.compile(r"^\s*<(command-name|command-message|local-command-stdout|local-command-stderr|command-args)>")
@@ -46,7 +46,7 @@ class ClaudeCodeProvider(BaseProvider):
                 ts = d.get("timestamp")
                 started = started or ts
                 ended = ts or ended
-                msg = d.get("message") or {}
+                msg = need_obj(d.get("message"), "message")
                 content = msg.get("content")
                 uid = d.get("uuid") or n
                 if kind == "user":

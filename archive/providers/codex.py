@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any, Iterator
 
-from archive.providers.base import BaseProvider, ParseResult, iter_jsonl
+from archive.providers.base import BaseProvider, ParseResult, iter_jsonl, need_obj
 from archive.record import Conversation, Source, Turn, conversation_id, turn_key
 
 
@@ -45,8 +45,7 @@ class CodexProvider(BaseProvider):
                     started = started or ts
                     ended = ts
                 kind, p = (d.get("type"), d.get("payload")) if "payload" in d else ("response_item", d)
-                if not isinstance(p, dict):
-                    continue
+                p = need_obj(p, "payload")
                 if kind == "session_meta":
                     session = p.get("id") or session
                     cwd = p.get("cwd") or cwd

@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from typing import Any, Iterator
 
-from archive.providers.base import BaseProvider, ParseResult, iso, iter_jsonl, obj, text_of
+from archive.providers.base import BaseProvider, ParseResult, iso, iter_jsonl, need_obj, obj, text_of
 from archive.record import Conversation, Source, Turn, conversation_id, turn_key
 
 
@@ -78,7 +78,7 @@ class KimiProvider(BaseProvider):
         turns: list[Turn] = []
         for n, raw, d in iter_jsonl(path, res):
             with res.line(f"{path}:{n}", turns):
-                msg = d.get("message") or {}
+                msg = need_obj(d["message"], "message") if d.get("message") is not None else {}
                 t, p = msg.get("type"), msg.get("payload") or {}
                 ts = iso(d.get("timestamp"))
                 key = turn_key(n)
