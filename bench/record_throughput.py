@@ -119,10 +119,6 @@ os._exit(0)
 '''
 
 
-def best(n: int, fn) -> float:
-    return min(fn() for _ in range(n))
-
-
 def latency(cmd: list[str], keys: int, env: dict | None = None) -> list[float]:
     p = pexpect.spawn(cmd[0], cmd[1:], env=env, dimensions=(24, 80), timeout=10, encoding="utf-8")
     p.delaybeforesend = None  # pexpect sleeps 50 ms before each send by default
@@ -154,7 +150,7 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--mb", type=float, default=20)
     ap.add_argument("--keys", type=int, default=300)
-    ap.add_argument("--runs", type=int, default=2, help="best of N runs per contender")
+    ap.add_argument("--runs", type=int, default=3, help="rounds (each runs every contender once); best round counts")
     a = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="capcap-bench-"))
     try:
@@ -163,25 +159,31 @@ def main() -> int:
         py = sys.executable
         env = dict(os.environ, CAPSULE_CAPTURE_HOME=str(work / "home"))
         print(f"stream: {size:.1f} MB of real agent output ({stream})")
-        t_bare = best(a.runs, lambda: drain([py, "-c", BARE_LOOP, str(work / "bare.out"), "cat", str(stream)]))
         asciinema = shutil.which("asciinema") or str(Path(py).parent / "asciinema")
-        t_asc = None
-        if os.path.exists(asciinema):
-            t_asc = best(a.runs, lambda: drain([asciinema, "rec", "--overwrite", "-q", "-c", f"cat {stream}",
-                                                 str(work / "asc.cast")]))
-        t_cc = best(a.runs, lambda: drain([py, "-m", "capsule_capture.cli", "record", "--no-archive", "-q",
-                                            "-o", str(work / "cc.cast"), "--", "cat", str(stream)], env))
-        archived: list[float] = []
         behind: list[float] = []
 
         def with_archive() -> float:
             t = drain([py, "-m", "capsule_capture.cli", "record", "-q", "-o", str(work / "live.cast"), "--",
                        "cat", str(stream)], env)
             behind.append(wait_companions(LAST_EOF[0]))  # the companion's background work
-            archived.append(t)
             return t
 
-        t_live = best(a.runs, with_archive)
+        contenders = {
+            "bare": lambda: drain([py, "-c", BARE_LOOP, str(work / "bare.out"), "cat", str(stream)]),
+            "cc": lambda: drain([py, "-m", "capsule_capture.cli", "record", "--no-archive", "-q",
+                                 "-o", str(work / "cc.cast"), "--", "cat", str(stream)], env),
+            "live": with_archive,
+        }
+        if os.path.exists(asciinema):
+            contenders["asc"] = lambda: drain([asciinema, "rec", "--overwrite", "-q", "-c", f"cat {stream}",
+                                               str(work / "asc.cast")])
+        # Rounds interleave the contenders, so a busy spell of a shared machine
+        # hits all of them alike; each keeps its best round.
+        times: dict[str, float] = {}
+        for _ in range(a.runs):
+            for name, fn in contenders.items():
+                times[name] = min(times.get(name, float("inf")), fn())
+        t_bare, t_cc, t_live, t_asc = times["bare"], times["cc"], times["live"], times.get("asc")
         rate = lambda t: size / t  # noqa: E731
         print(f"bare PTY loop       {rate(t_bare):8.1f} MB/s")
         if t_asc:

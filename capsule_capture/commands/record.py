@@ -95,6 +95,12 @@ def run(args: argparse.Namespace) -> int:
             os.close(live[1])
         raise UserError(f"cannot run {argv[0]}: {e.strerror or e}", code=126) from None
     rc = 1
+    # From here on ^C, SIGTERM and SIGHUP never cut `record` short: the loop
+    # passes them to the program, and once the program is gone finishing is
+    # quick, so the exit code stays the program's and the file stays whole.
+    # (Set after the spawn: an ignored signal would stay ignored in the program.)
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_IGN)
     try:
         if os.isatty(0):
             with terminal.raw_mode(0):
@@ -102,27 +108,25 @@ def run(args: argparse.Namespace) -> int:
         else:
             rc = pty_loop.run(proc, writer, record_input=args.input)
     finally:
-        # The program has exited: finishing is quick and nothing may cut it
-        # short (^C, SIGTERM, the terminal closing): the exit code stays the
-        # program's and the file stays whole.
-        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-            signal.signal(sig, signal.SIG_IGN)
         writer.close(fsync=live is None)  # the companion fsyncs, off the user's path
         if live:
             os.close(live[1])  # end of recording: the companion finishes in the background
-    if not args.quiet:
-        print(f"capsule-capture: recorded {out}", file=sys.stderr)
-        if live:
-            print(f"capsule-capture: conversation {rid}, archived in the background: "
-                  f"capsule-capture show {rid}", file=sys.stderr)
-        elif not args.no_archive:
-            print("capsule-capture: warning: the live archiver did not start; "
-                  "`capsule-capture sync` archives the recording", file=sys.stderr)
-    # Everything is written and closed, the terminal is restored: leave now.
-    # The interpreter's teardown (freeing every module) costs 10-100 ms on a
-    # busy machine, all of it between the program's exit and the user's prompt.
+    # Then leave at once: the interpreter's teardown (freeing every module)
+    # costs 10-100 ms on a busy machine, all of it between the program's exit
+    # and the user's prompt. A terminal that went away (EIO on the message)
+    # changes nothing: the exit code is the program's.
     try:
+        if not args.quiet:
+            print(f"capsule-capture: recorded {out}", file=sys.stderr)
+            if live:
+                print(f"capsule-capture: conversation {rid}, archived in the background: "
+                      f"capsule-capture show {rid}", file=sys.stderr)
+            elif not args.no_archive:
+                print("capsule-capture: warning: the live archiver did not start; "
+                      "`capsule-capture sync` archives the recording", file=sys.stderr)
         sys.stdout.flush()
         sys.stderr.flush()
+    except OSError:
+        pass
     finally:
         os._exit(rc)
