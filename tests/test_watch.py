@@ -115,6 +115,9 @@ def test_unknown_agent_and_missing_home_are_refused(tmp_path):
     res = subprocess.run([*CLI, "watch", "--agent", "bogus"], capture_output=True, text=True, timeout=30,
                          env=dict(os.environ, CAPSULE_CAPTURE_HOME=str(tmp_path)))
     assert res.returncode == 2 and "unknown agent" in res.stderr
+    res = subprocess.run([*CLI, "watch", "--agent", "generic", "--home", str(tmp_path)], capture_output=True,
+                         text=True, timeout=30, env=dict(os.environ, CAPSULE_CAPTURE_HOME=str(tmp_path)))
+    assert res.returncode != 0 and "keeps no session files" in res.stderr and "Traceback" not in res.stderr
     res = subprocess.run([*CLI, "watch", "--home", str(tmp_path / "nope")], capture_output=True, text=True,
                          timeout=30, env=dict(os.environ, CAPSULE_CAPTURE_HOME=str(tmp_path)))
     assert res.returncode != 0 and "no such directory" in res.stderr and "Traceback" not in res.stderr

@@ -83,9 +83,12 @@ def run(args: argparse.Namespace) -> int:
     from archive.store import Store
     from capsule_capture import pipeline
 
+    from archive.providers import MODULES
     home = Path(args.home).expanduser().absolute()
     if not home.is_dir():
         raise UserError(f"no such directory: {home}")
+    if args.agent and args.agent not in MODULES:
+        raise UserError(f"{args.agent} keeps no session files to watch; agents that do: {', '.join(MODULES)}")
     data = pipeline.data_home()
     recs = pipeline.recordings_dir(data)
     try:
@@ -107,7 +110,11 @@ def run(args: argparse.Namespace) -> int:
                                              for p in paths)]
         if not found:
             return
-        st = sync(home, args.agent, store, found=found)
+        try:
+            st = sync(home, args.agent, store, found=found)
+        except Exception as e:  # noqa: BLE001 - one store that fails never stops the watch
+            tally.problems.append(f"{', '.join(str(f.path) for f in found[:3])}: not archived ({e})")
+            return
         n = st.new + st.updated
         tally.sessions += n
         tally.turns += st.turns_added
