@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import os
 import shlex
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Iterable
 
 import regex
@@ -47,6 +47,9 @@ from screen.frames import Frame
 PROMPT = regex.compile(r"^(?P<prompt>\S[^\n]{0,120}?[$#%] )(?P<typed>.*)$")
 SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "mksh", "fish", "tcsh", "csh", "ash", "busybox"})
 DETECT_FRAMES = 60  # frames of a run looked at for an agent's signature
+#: words that run the next word: `npx codex`, `sudo -E claude`, `env X=1 gemini`, `exec zsh`
+WRAPPERS = frozenset({"sudo", "env", "npx", "bunx", "pnpx", "exec", "time", "nohup", "command", "node",
+                      "nice", "uvx", "pipx", "doas"})
 
 
 @dataclass
@@ -58,7 +61,6 @@ class Run:
     command: str = ""
     end: int = 0
     agent: str | None = None
-    lines: dict[int, str] = field(default_factory=dict)  # absolute row -> text, for shell runs
 
 
 def is_shell_command(command: str | None) -> bool:
@@ -69,10 +71,20 @@ def is_shell_command(command: str | None) -> bool:
         argv = shlex.split(command)
     except ValueError:
         argv = command.split()
-    if not argv:
-        return True
-    base = os.path.basename(argv[0]).lstrip("-")
-    return base in SHELLS
+    exe = _executable(argv)
+    return exe is None or os.path.basename(exe).lstrip("-") in SHELLS
+
+
+def _executable(words: list[str]) -> str | None:
+    """The word a command line runs: after `VAR=value` settings, wrappers
+    (`exec`, `sudo`, `npx`...) and their options."""
+    for w in words:
+        if "=" in w.split("/")[0] or w.startswith("-") and not w.lstrip("-") in SHELLS:
+            continue
+        if os.path.basename(w) in WRAPPERS:
+            continue
+        return w
+    return None
 
 
 def shell_input(frame: Frame) -> tuple[str, str] | None:
@@ -155,9 +167,6 @@ def _new_text(frames: list[Frame], hist: list[int], run: Run) -> list[str]:
     return out
 
 
-#: words that run the next word: `npx codex`, `sudo -E claude`, `env X=1 gemini`
-WRAPPERS = frozenset({"sudo", "env", "npx", "bunx", "pnpx", "exec", "time", "nohup", "command", "node",
-                      "nice", "uvx", "pipx", "doas"})
 MIN_AGENT_ROWS = 5  # a named agent that drew fewer rows, no signature and no alternate screen did not start
 
 
@@ -169,14 +178,8 @@ def typed_agent(command: str) -> str | None:
         words = shlex.split(command)
     except ValueError:
         words = command.split()
-    for w in words:
-        if "=" in w.split("/")[0] or w.startswith("-"):
-            continue
-        base = os.path.basename(w)
-        if base in WRAPPERS:
-            continue
-        return registry.from_command(base)
-    return None
+    exe = _executable(words)
+    return registry.from_command(os.path.basename(exe)) if exe else None
 
 
 def classify(frames: list[Frame], runs: list[Run], hist: list[int] | None = None) -> None:

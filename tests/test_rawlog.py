@@ -275,3 +275,27 @@ def test_raw_log_of_a_shell_session_reads_like_its_recording(cast, tmp_path):
     want = json.loads((cast.parent / "expected.json").read_text())
     assert got["agent"] == want["agent"]
     assert [(t["role"], t["text"]) for t in got["turns"]] == [(t["role"], t["text"]) for t in want["turns"]]
+
+
+TYPESCRIPTS = sorted(RECORDINGS.glob("*/sh-*/session.typescript"))
+
+
+@pytest.mark.parametrize("ts", TYPESCRIPTS, ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}")
+def test_real_typescript_of_an_agent_session_reads_like_its_recording(ts):
+    """bash ran inside script(1) while the recording was made: its own typescript and
+    timing file (classic or advanced with input) give the recording's conversation."""
+    timing = ts.parent / "session.timing"
+    meta = json.loads((ts.parent / "meta.json").read_text())
+    assert meta["script_log"]["mode"] in ("classic", "advanced")
+    res = cli("replay", str(ts), "--timing", str(timing), "--format", "json")
+    assert res.returncode == 0, res.stderr
+    got = json.loads(res.stdout)
+    want = json.loads((ts.parent / "expected.json").read_text())
+    assert got["agent"] == want["agent"]
+    assert [(t["role"], t["text"]) for t in got["turns"]] == [(t["role"], t["text"]) for t in want["turns"]]
+    if meta["script_log"]["mode"] == "classic":  # output only: the typescript alone reads the same
+        alone = json.loads(cli("replay", str(ts), "--format", "json").stdout)
+        assert [(t["role"], t["text"]) for t in alone["turns"]] == [(t["role"], t["text"]) for t in want["turns"]]
+    else:  # input and output in one file: the timing file tells them apart
+        with open_recording(ts, timing=timing) as r:
+            assert any(e.code == "i" for e in r.events(warn=False))

@@ -139,6 +139,7 @@ def test_a_recording_of_an_agent_is_never_cut():
     # the same frames under a shell header are a shell session only when a prompt and an agent show
     assert shell.is_shell_command("bash --norc") and shell.is_shell_command("-zsh") and shell.is_shell_command(None)
     assert not shell.is_shell_command("codex --no-alt-screen")
+    assert shell.is_shell_command("PS1='x$ ' exec bash --norc") and shell.is_shell_command("/usr/bin/env zsh")
 
 
 def test_a_shell_without_an_agent_is_left_to_the_generic_profile(tmp_path):
