@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any, Iterator
 
-from archive.providers.base import BaseProvider, ParseResult, iter_jsonl, need_obj, obj, text_of
+from archive.providers.base import BaseProvider, ParseResult, iter_jsonl, need_obj, text_of
 from archive.record import Conversation, Source, Turn, conversation_id, turn_key
 
 
@@ -67,7 +67,9 @@ class AmpProvider(BaseProvider):
             return res
         turns: list[Turn] = []
         names: dict[str, str] = {}
-        doc = obj(doc)
+        if not isinstance(doc, dict):
+            res.skip(str(path), "not a JSON object")
+            return res
         for i, m in enumerate(doc.get("messages") or []):
             if isinstance(m, dict):
                 with res.line(f"{path}#{i}", turns):

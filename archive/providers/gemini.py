@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import Any, Iterator
 
-from archive.providers.base import BaseProvider, ParseResult, iter_jsonl, obj, text_of
+from archive.providers.base import BaseProvider, ParseResult, iter_jsonl, text_of
 from archive.record import Conversation, Source, Turn, conversation_id, turn_key
 
 
@@ -39,7 +39,9 @@ class GeminiProvider(BaseProvider):
             except (OSError, json.JSONDecodeError, UnicodeDecodeError) as e:
                 res.skip(str(path), f"unreadable ({e})")
                 return res
-            doc = obj(doc)
+            if not isinstance(doc, dict):
+                res.skip(str(path), "not a JSON object")
+                return res
             meta = {k: v for k, v in doc.items() if k != "messages"}
             for i, m in enumerate(doc.get("messages") or []):
                 if isinstance(m, dict):
