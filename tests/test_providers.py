@@ -25,6 +25,9 @@ NOT_ON_DISK = {
     # pager's dismiss key `q`; Kimi's pager swallowed it, so the agent (and its
     # own files) got the prompt without its first character.
     "kimi-04-slash-unicode-wide": "first prompt's first character",
+    # Gemini's own files (chat and logs.json alike) hold "run the ledger smoke ch": the
+    # agent received the prompt cut (typed into a 60x20 terminal while it redrew).
+    "gem-h2-alt-d-60x20": "one prompt's tail",
 }
 
 
@@ -55,6 +58,10 @@ def test_native_files_give_every_prompt_and_answer_exactly(case):
     want_users = [t["text"] for t in truth["turns"] if t["role"] == "user" and not t.get("kind")]
     if NOT_ON_DISK.get(case.name, "").startswith("first prompt"):
         assert users[0] == want_users[0][1:] and users[1:] == want_users[1:]
+    elif NOT_ON_DISK.get(case.name) == "one prompt's tail":
+        assert len(users) == len(want_users)
+        assert all(w.startswith(u) for u, w in zip(users, want_users))
+        assert sum(u != w for u, w in zip(users, want_users)) == 1
     else:
         assert users == want_users
     answers = [t.text for t in conv.turns if t.role == "assistant"]
