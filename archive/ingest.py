@@ -80,6 +80,7 @@ def upsert_native_in(store: Store, txn, conv: Conversation) -> tuple[bool, int]:
                 screen_sources += other.sources
                 native = _fill(native, other)
                 store.delete(txn, other)
+                store.set_alias(txn, other.id, native.id)  # `show <recording id>` still finds it
     merged = merging.merge(native, screen_turns, screen_sources) if screen_turns else native
     before = {t.key for t in old.turns} if old else set()
     added = sum(1 for t in merged.turns if t.key not in before or not t.key)
@@ -215,7 +216,10 @@ def _import_in(txn, store: Store, screen: Conversation) -> str:  # type: ignore[
         lo = (t0 - merging.WINDOW - timedelta(days=1)).isoformat()[:10]
         hi = (t1 + merging.WINDOW + timedelta(days=1)).isoformat()[:10] + "\xff"
     best, score = None, 0
-    for cid in store.agent_ids_between(txn, screen.agent, lo, hi):
+    merged_into = store.alias(txn, screen.id)  # merged once: always the same conversation
+    if merged_into is not None and store.get_in(txn, merged_into, raw=False) is not None:
+        best, score = store.get_in(txn, merged_into, raw=False), 1
+    for cid in ([] if best is not None else store.agent_ids_between(txn, screen.agent, lo, hi)):
         native = store.get_in(txn, cid, raw=False)
         if native is None or native.native_id is None:
             continue
@@ -231,6 +235,10 @@ def _import_in(txn, store: Store, screen: Conversation) -> str:  # type: ignore[
                                screen.turns, screen.sources)
         merged = _fill(merged, screen)
         store.put(txn, merged, best)
+        stale = store.get_in(txn, screen.id, raw=False)
+        if stale is not None and stale.id != merged.id:  # a capture stored before the native matched
+            store.delete(txn, stale)
+        store.set_alias(txn, screen.id, merged.id)
         return merged.id
     old = store.get_in(txn, screen.id)
     store.put(txn, screen, old)

@@ -37,6 +37,7 @@ from archive.tokens import terms, tokens
 
 WORD = regex.compile(r"\w{2,40}")
 MAP_SIZE = 1 << 32  # 4 GiB, sparse
+ALIAS = b"alias\0"  # info key prefix: merged-away id -> the conversation holding it now
 POSTING = struct.Struct(">IB")  # docno, term frequency (capped at 255)
 STOP = frozenset("""a an and are as at be but by can do for from has have he her his i if in into is it its
 me my no not of on or our she so than that the their them then there these they this to too up us was we
@@ -385,7 +386,20 @@ class Store:
                     out.append(k)
                     if len(out) > 1:
                         break
+            if not out:  # a recording's id after its capture merged into a native conversation
+                to = txn.get(ALIAS + prefix.encode(), db=self.info)
+                if to and txn.get(to, db=self.conv):
+                    return [to.decode()]
         return out
+
+    def set_alias(self, txn: lmdb.Transaction, old: str, new: str) -> None:
+        """`old` (a recording's id, printed by `record`) now lives in conversation `new`."""
+        if old != new:
+            txn.put(ALIAS + old.encode(), new.encode(), db=self.info)
+
+    def alias(self, txn: lmdb.Transaction, old: str) -> str | None:
+        to = txn.get(ALIAS + old.encode(), db=self.info)
+        return to.decode() if to else None
 
     def iter_rows(self, agent: str | None = None, workspace: str | None = None, since: str | None = None,
                   until: str | None = None) -> Iterator[dict[str, Any]]:

@@ -72,3 +72,29 @@ def test_concurrent_writers_lose_and_duplicate_nothing(tmp_path):
         assert vectors == {"native", "screen"}
         keys = [(t["role"], t["text"], t["vector"]) for t in shown["turns"]]
         assert len(keys) == len(set(keys))  # no turn twice
+
+
+@pytest.mark.parametrize("native_first", [False, True])
+def test_recording_id_still_shows_after_merging_into_the_native_conversation(tmp_path, native_first):
+    """`record` prints the recording's id; a native session that matches later absorbs the
+    capture, and `show <that id>` still finds it (and re-imports land there, never a second copy)."""
+    case = both_vectors()
+    cast = tmp_path / "s.cast"
+    shutil.copyfile(case / "session.cast", cast)
+    rid = screen_conversation(cast).id
+    agents = tmp_path / "agents"
+    shutil.copytree(case / "native", agents)
+    env = dict(os.environ, CAPSULE_CAPTURE_HOME=str(tmp_path / "data"))
+
+    def run(*args: str) -> str:
+        res = subprocess.run([*CLI, *args], capture_output=True, text=True, env=env, timeout=120)
+        assert res.returncode == 0, res.stderr
+        return res.stdout
+
+    steps = [("sync", "--home", str(agents)), ("import", str(cast))]
+    for step in (steps if native_first else steps[::-1]) + [("import", str(cast)), ("sync", "--home", str(agents))]:
+        run(*step)
+    rows = listing(env)
+    assert len(rows) == 1 and rows[0]["id"] != rid
+    conv = json.loads(run("show", rid, "--format", "json"))
+    assert conv["id"] == rows[0]["id"] and {s["vector"] for s in conv["sources"]} == {"native", "screen"}
