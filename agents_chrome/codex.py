@@ -32,6 +32,9 @@ from agents_chrome.transcript import TLine
 from agents_chrome.turns import Turn
 from screen.frames import Frame
 
+# A list typed in a prompt, as Codex renders the prompt's markdown: under the
+# prompt and a blank row, indented two, with a bullet or a number.
+PROMPT_LIST_ROW = regex.compile(r"^  (?P<mk>[•◦▪\-*]|\d+[.)])\s+\S")
 EXPLORE_ITEM = regex.compile(r"^\s*(?:└\s+)?(?P<verb>List|Read|Search|Find|Grep|Glob|Open|View)\s+(?P<arg>.+)$")
 
 
@@ -109,6 +112,7 @@ class CodexProfile(ChromeProfile):
     # -- turns ------------------------------------------------------------
     def label(self, lines: list[TLine]) -> list[Labeled]:
         labeled = super().label(lines)
+        _prompt_lists(labeled)
         # `└` rows under `• Explored` are calls, not output.
         group = None
         for lb in labeled:
@@ -137,7 +141,39 @@ class CodexProfile(ChromeProfile):
             return Turn("tool_call", first, name=first.split()[0] if first else None)
         if kind == "system":
             return Turn("system", text)
+        if kind == "user":
+            # a rendered bullet stands for the `- ` it was typed as
+            rows = [regex.sub(r"^(\s*)[•◦▪]\s", r"\1- ", r) for r in text.splitlines()]
+            return Turn("user", "\n".join(r for r in rows if r.strip()))
         return Turn(kind, text)
+
+
+def _prompt_lists(labeled: list[Labeled]) -> None:
+    """List rows right under a prompt (after its blank row) are the prompt's.
+
+    An answer opens with its own `• ` marker at column 0; rows indented two
+    with a list marker, right after a prompt and one blank row, are the
+    list the user typed, rendered. They run to the next blank row.
+    """
+    i, n = 0, len(labeled)
+    while i < n:
+        if labeled[i].kind != "user":
+            i += 1
+            continue
+        j = i + 1
+        while j < n and labeled[j].kind == "cont" and labeled[j].line.text.strip():
+            j += 1  # the prompt's own continuation rows
+        if j + 1 < n and labeled[j].kind == "blank" and PROMPT_LIST_ROW.match(labeled[j + 1].line.text):
+            k = j + 1
+            while k < n and labeled[k].line.text.strip() and labeled[k].line.text.startswith("  "):
+                labeled[k].kind, labeled[k].rule, labeled[k].body = "cont", "prompt-list", labeled[k].line.text
+                k += 1
+            for lb in labeled[j:j + 1]:
+                lb.kind, lb.rule, lb.body = "cont", "prompt-list", ""
+            i = k
+        else:
+            i = j
+    return None
 
 
 def _explore_call(row: str) -> Turn | None:

@@ -65,13 +65,19 @@ def _cells(text: str) -> int:
     return w if w >= 0 else len(text)
 
 
+def _same_flow(a: KLine, b: KLine) -> bool:
+    """`b` follows `a` in the same drawing: the same source, or the top row of
+    the last screen right under the last row that scrolled into history."""
+    return a.source == b.source or (a.source, b.source) == ("history", "screen")
+
+
 def join_soft_wrapped(lines: list[KLine]) -> list[KLine]:
     """Join rows the terminal wrapped (autowrap, or a resize laying a long row
     out again) back into the row the program drew."""
     out: list[KLine] = []
     for ln in lines:
         prev = out[-1] if out else None
-        if prev is not None and prev.wrapped and prev.source == ln.source:
+        if prev is not None and prev.wrapped and _same_flow(prev, ln):
             pad = " " * max(0, (prev.width or 0) - _cells(prev.text))
             out[-1] = KLine(prev.text + pad + ln.text, prev.time, prev.source, prev.block, prev.width,
                             ln.wrapped, prev.seen | ln.seen)
@@ -102,7 +108,7 @@ def join_wrapped(lines: list[KLine]) -> list[KLine]:
         hang = _cells(m.group("sp") + (m.group("mk") or ""))
         while (i + 1 < len(lines) and full(row, lines[i])
                and row.rstrip()[-1:] not in BOX_EDGE and not RULE_ROW.match(row)
-               and lines[i + 1].text.strip() and lines[i + 1].source == cur.source):
+               and lines[i + 1].text.strip() and _same_flow(lines[i], lines[i + 1])):
             row = lines[i + 1].text
             lead = len(row) - len(row.lstrip(" "))
             text += row[min(hang, lead):]
