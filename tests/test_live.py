@@ -173,6 +173,23 @@ def test_recorder_killed_companion_still_archives(tmp_path):
     assert wait_for(lambda: not companions(cast), 20)
 
 
+def test_terminal_closing_leaves_the_companion_to_finish(tmp_path):
+    """The terminal goes away (SIGHUP to the recorder, then its PTY is gone): the companion,
+    detached in its own session, still archives what was recorded."""
+    home = tmp_path / "home"
+    p, cast = chat(tmp_path, home)
+    p.expect("> ")
+    p.sendline("asked before the window closed")
+    p.expect("answer to asked before the window closed")
+    p.expect("> ")
+    time.sleep(0.2)
+    p.close(force=True)  # closes the terminal: SIGHUP, then SIGINT/SIGKILL if still there
+    rid = header_of(cast)["capsule_capture_id"]
+    conv = wait_for(lambda: shown(home, rid), 20, 0.3)
+    assert conv and any("asked before the window closed" in t for t in user_texts(conv))
+    assert wait_for(lambda: not companions(cast), 20)
+
+
 def test_recorder_and_companion_killed_then_sync_archives_idempotently(tmp_path):
     home = tmp_path / "home"
     p, cast = chat(tmp_path, home)
