@@ -3,7 +3,6 @@ terminal, which keys are kept, file modes, signals while it finishes, agent name
 from __future__ import annotations
 
 import os
-import signal
 import stat
 import subprocess
 import sys
