@@ -30,13 +30,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
-from agents_chrome import registry
-from agents_chrome.replay import DETECT_FRAMES, recording_id
-
-try:  # the one place that decides which profile reads which frames (shell stretches too)
-    from agents_chrome.replay import reconstruct as _reconstruct
-except ImportError:  # pragma: no cover
-    _reconstruct = None
+from agents_chrome.replay import reconstruct, recording_id
 from archive.record import Conversation, Source, Turn
 from screen.cast import CastError, CastHeader, CastReader
 from screen.frames import DEFAULT_GAP, Frame, FrameBuilder
@@ -100,7 +94,6 @@ class Follower:
     _last_time: float = 0.0  # recording time of the last event fed
     _grew_at: float = field(default_factory=time.monotonic)
     _probed: bool = True
-    _name: str | None = None
 
     def poll(self, fh: io.BufferedReader | None = None) -> int:
         """Read what was appended since the last call; returns new frames taken."""
@@ -186,22 +179,6 @@ class Follower:
         self.finished = True
 
     # -- the conversation ---------------------------------------------------
-    def agent_name(self) -> str:
-        """The profile that reads this recording: --agent, else the header, else
-        the screen (settled once the first frames a replay looks at are in)."""
-        if self._name:
-            return self._name
-        assert self.header is not None
-        name = registry.canonical(self.agent) if self.agent else None
-        if name is None:
-            name = registry.detect(self.header, [])
-            if name == "generic":  # nothing in the header: the screen decides
-                name = registry.detect(self.header, [f.text() for f in self.frames[:DETECT_FRAMES]])
-                if len(self.frames) < DETECT_FRAMES and not self.finished:
-                    return name  # more frames may still change it
-        self._name = name
-        return name
-
     def conversation_id(self) -> str:
         assert self.header is not None
         own = self.header.raw.get(ID_FIELD)
@@ -213,12 +190,8 @@ class Follower:
         """The conversation the frames so far show (screen vector)."""
         if self.header is None:
             raise CastError(f"{self.path}: empty file, not an asciicast recording")
-        frames = list(self.frames)
-        if _reconstruct is not None:
-            name, made, _ = _reconstruct(frames, self.header, self.agent)
-        else:  # pragma: no cover - an agents_chrome without the shared entry point
-            name = self.agent_name()
-            made, _ = registry.load(name).reconstruct(frames, self.header)
+        # the one place that decides which profile reads which frames (shell stretches too)
+        name, made, _ = reconstruct(list(self.frames), self.header, self.agent)
         return build_conversation(self.conversation_id(), name, self.header, made,
                                   self.frames[-1].time if self.frames else 0.0, self.path)
 
