@@ -1,4 +1,8 @@
-"""`capsule-capture record -- COMMAND`: run an agent in a PTY and record it."""
+"""`capsule-capture record -- COMMAND`: run an agent in a PTY and record it.
+
+The PTY loop only copies bytes; archiving is the live companion's job
+(`recorder/companion.py`), started before the program and never waited on.
+"""
 from __future__ import annotations
 
 import argparse
@@ -20,7 +24,9 @@ from capsule_capture.recorder.writer import AsciicastWriter
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("record", help="run a command in a PTY and record the session",
                        description="Run COMMAND in a pseudo-terminal, pass the terminal through untouched "
-                                   "and write every byte to an asciicast v2 recording.")
+                                   "and write every byte to an asciicast v2 recording. While it runs, a "
+                                   "detached companion archives the conversation; the prompt comes back as "
+                                   "soon as COMMAND exits.")
     p.add_argument("-o", "--output", help="recording file (default: $CAPSULE_CAPTURE_HOME/recordings/YYYY/MM/DD/<id>.cast)")
     p.add_argument("--agent", type=agent_name,
                    help="agent name stored in the header (default: guessed from the command)")
