@@ -417,6 +417,6 @@ def import_pending(store: Any, home: Path | None = None) -> RecordingStats:
         try:
             import_recording(p, None, store)
             stats.imported += 1
-        except (CastError, OSError, UnicodeDecodeError, ValueError) as e:
+        except Exception as e:  # noqa: BLE001 - one recording that fails never stops a sync
             stats.problems.append(f"{p}: not imported ({e})")
     return stats

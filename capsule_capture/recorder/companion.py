@@ -99,6 +99,7 @@ def follow(path: Path, archive: Path, done_fd: int | None, agent: str | None = N
     interval = MIN_INTERVAL
     dirty = False
     seen_size, seen_at, deferred = 0, time.monotonic(), 0.0
+    failed = False
     try:
         while not stop[0]:
             done = False
@@ -131,7 +132,12 @@ def follow(path: Path, archive: Path, done_fd: int | None, agent: str | None = N
             if dirty and follower.header is not None and time.monotonic() - last_write >= interval:
                 t0 = time.monotonic()
                 store = store or Store(archive)
-                store_follower(store, follower)
+                try:
+                    store_follower(store, follower)
+                except Exception:  # noqa: BLE001 - a half-drawn screen a profile trips on: next time
+                    if not failed:
+                        _log(archive, f"{path}: live update failed:\n{traceback.format_exc()}")
+                    failed = True
                 cost = time.monotonic() - t0
                 last_write = time.monotonic()
                 interval = max(MIN_INTERVAL, COST_FACTOR * cost)
