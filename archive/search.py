@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import heapq
 import math
+import re
 import struct
 from dataclasses import dataclass
-
-import regex
 
 from archive.record import Conversation
 from archive.store import POSTING, Store, terms_of
@@ -117,7 +116,7 @@ def _ts(c: Conversation) -> float:
     return d.timestamp() if d else 0.0
 
 
-def snippet(text: str, rx: "regex.Pattern[str]", width: int = 160) -> str:
+def snippet(text: str, rx: "re.Pattern[str]", width: int = 160) -> str:
     """Text around the first match, matches wrapped in [[ ]] (rendered bold by the CLI)."""
     flat = " ".join(text.split())
     m = rx.search(flat)

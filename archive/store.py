@@ -27,7 +27,6 @@ from typing import Any, Callable, Iterator
 
 import lmdb
 import msgspec
-import regex
 
 from archive import lmdbfile
 from archive.errors import ArchiveError, DamagedArchive, describe_oserror
@@ -35,7 +34,6 @@ from archive.private import private_dir, private_file
 from archive.record import Conversation, Turn, checked, summary
 from archive.tokens import terms, tokens
 
-WORD = regex.compile(r"\w{2,40}")
 MAP_SIZE = 1 << 32  # 4 GiB, sparse
 ALIAS = b"alias\0"  # info key prefix: merged-away id -> the conversation holding it now
 POSTING = struct.Struct(">IB")  # docno, term frequency (capped at 255)
