@@ -255,3 +255,10 @@ def test_list_pages_when_taller_than_the_terminal(tmp_path):
     code, out = _in_pty(["list", "--limit", "5"], env)
     assert code == 0 and not paged.exists()
     assert out.count("paged conversation") == 5
+
+
+def test_browse_needs_a_terminal(archive_home):
+    r = cli("browse", env=archive_home)
+    _one_line_error(r)
+    assert "terminal" in r.stderr and "list" in r.stderr
+    _one_line_error(cli("browse", "--agent", "nosuchagent", env=archive_home))
