@@ -113,6 +113,16 @@ class CodexProfile(ChromeProfile):
     def label(self, lines: list[TLine]) -> list[Labeled]:
         labeled = super().label(lines)
         _prompt_lists(labeled)
+        # The header card's rows under `>_ OpenAI Codex` (the directory, with
+        # no field name in 0.169) run to its first blank row.
+        in_header = False
+        for lb in labeled:
+            if lb.rule == "header":
+                in_header = True
+            elif lb.kind == "blank" or lb.kind in ("user", "system"):
+                in_header = False
+            elif in_header:
+                lb.kind, lb.rule = "chrome", "header-row"
         # `└` rows under `• Explored` are calls, not output.
         group = None
         for lb in labeled:

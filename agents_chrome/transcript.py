@@ -11,8 +11,6 @@ where it happened.
 """
 from __future__ import annotations
 
-import os
-import sys
 from bisect import bisect_left
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable
@@ -116,7 +114,6 @@ def build_transcript(frames: Iterable[Frame], viewport: Viewport = whole_screen,
 WORD = regex.compile(r"\w+")
 _PROBE_WORDS = 12  # words of a reprint's opening looked up in what came before
 _COVER = 0.85  # share of the old copy's words the reprint must hold, in order
-_DEBUG = bool(os.environ.get('H1_FOLD_DEBUG'))
 _MIN_TAIL = 4  # fewest words of an old copy that may be folded
 _COVER_LIVE = 0.6  # the same when the whole old copy was still on screen at the mark
 
@@ -272,9 +269,6 @@ def _find_copy(words: list[tuple[str, int, int]], split: int, live: int) -> tupl
         after, ahead = tail[b + 1:b + 4], new_w[b + 1:b + 7]
         if len(after) == 3 and sum(1 for w in after if w in ahead) >= 2:
             ok = False
-        if _DEBUG:
-            print("fold?", ok, len(body), sum(body), len(hit), got, old[j][1], "lockstep", b,
-                  tail[b:b + 3], new_w[b:b + 3], file=sys.stderr)
         if ok and (best is None or got >= best[0]):
             best = (got, j)
     if best is None:

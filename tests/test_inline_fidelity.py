@@ -144,3 +144,16 @@ def test_frames_carry_marks_and_widths() -> None:
     assert {why for _, (_, why) in marks} == {"resize", "clear"}
     for f in frames:
         assert len(f.widths) == len(f.scrolled)
+
+
+def test_look_alike_paragraphs_are_not_a_copy() -> None:
+    """After a resize with no reprint (Kimi), new paragraphs that open like
+    the old ones but name another harbour stay."""
+    def para(i: int, name: str) -> list[str]:
+        return [f"Paragraph {i}. The streaming answer keeps going so the terminal has time to change",
+                f"size while it is drawn; each one names a harbour: {name}, with its lighthouse.", ""]
+    old = tl(para(1, "Aberdeen") + para(2, "Bergen"), 90)
+    new = tl(para(3, "Cadiz") + para(4, "Dubrovnik"), 70)
+    lines = old + new
+    for start in range(len(old) - 3, len(old) + 1):
+        assert texts(fold_redraws(lines, [(start, 6)])) == texts(lines)
