@@ -206,6 +206,8 @@ class RawLogReader:
         ts: float | None = None
         head = self._fh.read(4096)
         self._fh.seek(0)
+        if not head.strip():
+            raise CastError(f"{self.path}: empty file, not a recording or terminal log")
         if head.count(b"\0") > len(head) // 10:
             raise CastError(f"{self.path}: binary data, not a terminal log or recording")
         if self.kind == "typescript":
