@@ -118,7 +118,9 @@ class ConversationsScreen(Screen[None]):
         agents.highlighted = 0 if not self.agent or self.agent not in names else names.index(self.agent) + 1
         self._fill_days()
         table = self.query_one("#convs", DataTable)
-        fixed = 30 + 11 + 21 + 5 + 6 + 2 * 5 + 2  # the filters, the other columns, cell padding, scrollbar
+        side = 30 if self.app.size.width >= 110 else 20  # narrow terminals: the table keeps its room
+        self.query_one("#filters").styles.width = side
+        fixed = side + 11 + 21 + 5 + 6 + 2 * 5 + 2  # the filters, the other columns, cell padding, scrollbar
         table.add_column("title", width=max(16, self.app.size.width - fixed), key="title")
         table.add_column("agent", width=11, key="agent")
         table.add_column("started", width=21, key="started")

@@ -50,7 +50,7 @@ def live_query(store: Any, text: str) -> str:
     return " ".join(words[:-1] + [done or last])
 
 
-def live_search(store: Any, text: str, limit: int = 30) -> list[Any]:
+def live_search(store: Any, text: str, limit: int = 20) -> list[Any]:
     """Ranked hits for a query still being typed (archive/search.py does the ranking)."""
     from archive.search import search
     q = live_query(store, text)

@@ -17,6 +17,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
+from textual.markup import escape
 from textual.screen import Screen
 from textual.widgets import Collapsible, Footer, Header, Static
 
@@ -59,7 +60,7 @@ class TurnView(Vertical):
         if t.get("role") in FOLDED:
             first = " ".join(_tool_text(t).split())[:60]
             title = head.plain + (f"  {first}" if first else "")
-            yield Collapsible(Static(Text(_tool_text(t)), markup=False), title=title, collapsed=True)
+            yield Collapsible(Static(Text(_tool_text(t)), markup=False), title=escape(title), collapsed=True)
         else:
             yield Static(head, classes="turn-head")
             yield Static(Markdown(t.get("text") or ""))
