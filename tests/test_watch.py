@@ -121,3 +121,22 @@ def test_unknown_agent_and_missing_home_are_refused(tmp_path):
     res = subprocess.run([*CLI, "watch", "--home", str(tmp_path / "nope")], capture_output=True, text=True,
                          timeout=30, env=dict(os.environ, CAPSULE_CAPTURE_HOME=str(tmp_path)))
     assert res.returncode != 0 and "no such directory" in res.stderr and "Traceback" not in res.stderr
+
+
+def test_on_a_terminal_the_status_is_one_line_rewritten_in_place(tmp_path):
+    import pexpect
+    agents, data = tmp_path / "agents", tmp_path / "data"
+    agents.mkdir()
+    p = pexpect.spawn(CLI[0], [*CLI[1:], "watch", "--home", str(agents)], dimensions=(24, 100), timeout=20,
+                      env=dict(os.environ, CAPSULE_CAPTURE_HOME=str(data)), encoding="utf-8")
+    p.expect("watching")
+    src = native_claude()
+    shutil.copytree(src, agents / ".claude" / "projects" / src.name)
+    p.expect("1 sessions")
+    before_summary = p.before + p.after
+    p.kill(signal.SIGINT)
+    p.expect("watch: 1 sessions")
+    p.expect(pexpect.EOF)
+    p.close()
+    assert p.exitstatus == 0
+    assert "\r\x1b[K" in before_summary and "\n" not in before_summary.strip("\r\n")
