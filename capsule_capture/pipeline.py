@@ -165,9 +165,9 @@ class Follower:
         """The recording is complete: take the closing frame."""
         if self.finished:
             return
-        if self._buf.strip():  # a last line without its newline (a killed recorder)
-            tail, self._buf = self._buf, b""
-            self.offset += len(tail)
+        tail, self._buf = self._buf, b""
+        self.offset += len(tail)  # read to the last byte, even a blank tail
+        if tail.strip():  # a last line without its newline (a killed recorder)
             self._lines.pending.append(tail.decode("utf-8", "replace"))
             if self._reader is None:
                 self._open()
