@@ -40,6 +40,8 @@ SUMMARY = regex.compile(SUMMARY_PATTERN)
 SUMMARY_TOOL = {"ran": "Bash", "read": "Read", "listed": "LS", "searched": "Grep", "searched for": "Grep",
                 "wrote": "Write", "edited": "Edit", "updated": "Edit", "created": "Write",
                 "fetched": "WebFetch", "found": "Glob"}
+# Tool headers that show an action instead of the tool's name.
+DISPLAY_TOOL = {"Update": "Edit", "Create": "Write"}
 TOOL_CALL = regex.compile(r"^●\s+(?P<name>[A-Z][A-Za-z0-9_]*(?:\s?\([A-Za-z0-9_]+\))?|mcp__\S+)\((?P<arg>.*?)\)?\s*$")
 
 
@@ -53,7 +55,10 @@ class ClaudeCodeProfile(ChromeProfile):
         LineRule("logo-continued", "chrome", r"^\s*[▐▝▘▗▖▛▜▟▙▀▄█]{2}[▐▝▘▗▖▛▜▟▙▀▄█ ]*\s{2,}\S"),
         LineRule("status-star", "chrome", rf"^\s*{STAR}\s+\S+(…|\s+for\s+\d)"),
         LineRule("status-star-tokens", "chrome", rf"^\s*{STAR}\s+.*(\d+s\b|tokens|esc to interrupt)"),
-        LineRule("tool-summary", "tool_call", r"^\s{1,4}(?P<body>" + SUMMARY_PATTERN + r".*)$"),
+        # a collapsed group, possibly after the thinking time that preceded it:
+        # "Thought for 1s, read 2 files (ctrl+o to expand)"
+        LineRule("tool-summary", "tool_call", r"^\s{1,4}(?P<body>(?:(?i:thought|thinking)\b[^,]{0,30},\s+)?"
+                 + SUMMARY_PATTERN + r".*)$"),
         LineRule("expand-hint", "chrome", r"^\s*(⎿\s+)?…\s*\+\d+\s+lines?\b.*(ctrl\+\w|expand)"),
         LineRule("ctrl-hint", "chrome", r"\((ctrl|shift|alt)\+\w+ to [\w ]+\)\s*$"),
         LineRule("tip", "chrome", r"^\s*(⎿\s+)?(※\s*)?Tip:"),
@@ -117,7 +122,8 @@ class ClaudeCodeProfile(ChromeProfile):
             m = TOOL_CALL.match(first.line.text.strip() if "\n" not in text else "● " + " ".join(
                 ln.strip() for ln in text.splitlines()))
             if m:
-                return Turn("tool_call", m.group("arg").strip(), name=m.group("name"))
+                name = m.group("name")
+                return Turn("tool_call", m.group("arg").strip(), name=DISPLAY_TOOL.get(name, name))
             name, _, arg = text.partition("(")
             return Turn("tool_call", arg.rstrip(")").strip(), name=name.strip() or None)
         if kind == "tool_result":
