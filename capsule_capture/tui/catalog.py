@@ -16,6 +16,7 @@ from datetime import date, datetime, timedelta, timezone
 from typing import Any, Iterator
 
 SLACK = timedelta(days=1)  # wider than any UTC offset (+14:00 / -12:00)
+CHUNK = 256  # index keys read per read transaction
 
 # How to pick a conversation up again in its own agent (the agent's session id).
 RESUME: dict[str, str] = {
@@ -63,7 +64,10 @@ def rows(store: Any, agent: str | None = None, workspace: str | None = None,
     """Summary rows started in [since, until), newest first, filtered on an index first.
 
     The most selective index is walked: the workspace's, else the agent's, else time's;
-    the other filter is checked on each row (a few microseconds: rows are small).
+    the other filter is checked on each row (a few microseconds: rows are small). Keys are
+    read CHUNK at a time, each chunk in its own short read transaction that is closed
+    before any row is handed out: a list left open in the browser holds no snapshot, so
+    syncs running meanwhile can reuse the archive's free pages.
     """
     if workspace is not None:
         db, prefix = store.by_ws, workspace.encode() + b"\0"
@@ -73,27 +77,40 @@ def rows(store: Any, agent: str | None = None, workspace: str | None = None,
         db, prefix = store.by_time, b""
     lo = _key_bound(since, -SLACK)
     hi = _key_bound(until, SLACK)
-    with store.env.begin() as txn:
-        cur = txn.cursor(db=db)
-        ok = cur.set_range(prefix + (hi if hi else b"\xff"))
-        ok = cur.prev() if ok else cur.last()
-        while ok:
-            key = cur.key()
-            if not key.startswith(prefix):
-                break
-            started, cid = key[len(prefix):].rsplit(b"\0", 1)
-            if lo is not None and started < lo:
-                break
-            ok = cur.prev()
-            if since is not None or until is not None:
-                dt = when(started.decode())
-                if dt is None or (since is not None and dt < since) or (until is not None and dt >= until):
+    below = prefix + (hi if hi else b"\xff")  # the next key read is the last one under this
+    done = False
+    while not done:
+        batch = []
+        with store.env.begin() as txn:
+            cur = txn.cursor(db=db)
+            ok = cur.set_range(below)
+            ok = cur.prev() if ok else cur.last()
+            seen = 0
+            while True:
+                if not ok or seen >= CHUNK:
+                    done = not ok
+                    break
+                key = cur.key()
+                if not key.startswith(prefix):
+                    done = True
+                    break
+                started, cid = key[len(prefix):].rsplit(b"\0", 1)
+                if lo is not None and started < lo:
+                    done = True
+                    break
+                below = key
+                seen += 1
+                ok = cur.prev()
+                if since is not None or until is not None:
+                    dt = when(started.decode())
+                    if dt is None or (since is not None and dt < since) or (until is not None and dt >= until):
+                        continue
+                r = store.row(txn, cid.decode())
+                if r is None or (agent and r.get("agent") != agent) or (
+                        workspace is not None and (r.get("workspace") or "") != workspace):
                     continue
-            r = store.row(txn, cid.decode())
-            if r is None or (agent and r.get("agent") != agent) or (
-                    workspace is not None and (r.get("workspace") or "") != workspace):
-                continue
-            yield r
+                batch.append(r)
+        yield from batch
 
 
 def page(store: Any, offset: int, size: int, **filters: Any) -> list[dict[str, Any]]:
