@@ -120,7 +120,7 @@ class AmpProfile(ChromeProfile):
             if f.alternate:
                 if st is None:
                     block += 1
-                    st = Stitcher()
+                    st = Stitcher(reach="view")
                 vp = self.viewport(f)
                 if vp is not None:
                     st.add(self.rows(f)[vp[0]:vp[1]], f.time)

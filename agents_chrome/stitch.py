@@ -30,7 +30,7 @@ part of the document (a line diff):
 - a view that shares nothing with the document continues it.
 
 `first_drawn` keeps a row as first drawn when a later copy differs from it
-only in blanks: a cell-diffing renderer (Mistral Vibe) can drop or add a
+only in a blank or two: a cell-diffing renderer (Mistral Vibe) can drop or add a
 blank next to wide characters when it redraws scrolled rows.
 """
 from __future__ import annotations
@@ -65,10 +65,16 @@ def _resembles(a: str, b: str) -> bool:
 
 
 class Stitcher:
-    def __init__(self, first_drawn: bool = False) -> None:
+    def __init__(self, first_drawn: bool = False, reach: str = "wide") -> None:
         self.doc: list[str] = []
         self.times: list[float] = []
         self.first_drawn = first_drawn
+        #: how far back from the end a tail view may be aligned: "wide" (twice
+        #: its height and more) serves TUIs that redraw their whole history
+        #: after a resize (Codex); "view" (its height and a third) serves TUIs
+        #: whose views only ever follow or page (Vibe, Amp), where reaching
+        #: further only finds older copies of repeated text
+        self.reach = reach
         #: document rows that follow a view sharing no row with what came before:
         #: rows between them may never have been on screen
         self.gaps: set[int] = set()
@@ -103,32 +109,23 @@ class Stitcher:
                 votes[p - i] += 1
         return votes
 
-    def _covered(self, view: Sequence[Row], o: int) -> tuple[int, int]:
-        """(distinct view rows equal to the document at offset o, distinct view rows in all)."""
-        hit = total = 0
-        for i, ln in enumerate(view):
-            if not _distinct(ln):
-                continue
-            total += 1
-            if 0 <= o + i < len(self.doc) and self.doc[o + i] == ln:
-                hit += 1
-        return hit, total
-
     def _is_page_back(self, view: Sequence[Row], o: int) -> bool:
         """The view is a window of the document ending well before its end,
         give or take two rows the program pins to the bottom of the view."""
         n, m = len(view), len(self.doc)
         if o + n >= m - 2:
             return False
-        hit, total = self._covered(view, o)
-        if hit >= total - 2 and hit >= 2:
-            return True
-        # pinned rows at the bottom shift nothing: try the view without them
-        for cut in (1, 2):
-            if n - cut >= 3:
-                h, t = self._covered(view[:n - cut], o)
-                if h == t and h >= 2:
-                    return True
+        # every row the view shares must sit there; only rows pinned to its
+        # bottom may be foreign (a row foreign at its top is new text: the
+        # top of an answer never shown before, a prompt, that repeats older lines)
+        for cut in (0, 1, 2):
+            if n - cut < 3:
+                break
+            rows = [(i, ln) for i, ln in enumerate(view[:n - cut]) if _distinct(ln)]
+            miss = [k for k, (i, ln) in enumerate(rows) if not (0 <= o + i < m and self.doc[o + i] == ln)]
+            # a row redrawn with another status glyph or timer may differ, never the first two
+            if len(rows) - len(miss) >= 2 and len(miss) <= len(rows) // 10 and not any(k < 2 for k in miss):
+                return True
         return False
 
     def add(self, view: Sequence[Row], time: float = 0.0) -> None:
@@ -151,7 +148,8 @@ class Stitcher:
         n_distinct = sum(1 for v in view if _distinct(v))
         need = 2 if n_distinct > 2 else 1
         slack = max(3, n // 3)
-        s = max(0, m - 2 * n - 20)
+        floor = max(0, m - n - slack) if self.reach == "view" else max(0, m - 2 * n - 20)
+        s = floor
         placed: int | None = None
         if votes:
             best_v = max(votes.values())
@@ -165,7 +163,7 @@ class Stitcher:
                 o = max(o for o, v in votes.items() if v == best_v)
                 if self._is_page_back(view, o):
                     return
-        self._place(view, s, time, floor=max(0, m - 2 * n - 20), placed=placed)
+        self._place(view, s, time, floor=floor, placed=placed)
 
     def _place(self, view: list[Row], s: int, time: float, floor: int = 0,
                placed: int | None = None) -> None:
@@ -197,6 +195,17 @@ class Stitcher:
         k = first.b
         j = self._rows_above(view[:k], anchor, min(s, floor))
         start = anchor - j
+        if sum(1 for b in blocks for t in range(b.size) if _distinct(view[b.b + t])) <= 1:
+            # one shared row (a rule, a status row) is a weak anchor: it may not
+            # take away rows the view does not show in any form
+            kept = {s + b.a + t for b in blocks for t in range(b.size)}
+            shown = _squeeze("".join(v for v in view if v))
+            lost = [d for i, d in enumerate(doc[start:], start)
+                    if i not in kept and _distinct(d) and _squeeze(d) not in shown]
+            if len(lost) > 2:
+                self._replace(len(doc), [], view, time)
+                self.gaps.add(len(doc))
+                return
         old_time: dict[int, float] = {}
         for b in blocks:
             for t in range(b.size):
@@ -250,7 +259,7 @@ class Stitcher:
             old = doc[d] if d is not None and 0 <= d < len(doc) else None
             if v is None:
                 rows.append(old if old is not None else "")
-            elif (self.first_drawn and old and old != v and old.strip()
+            elif (self.first_drawn and old and old != v and old.strip() and abs(len(old) - len(v)) <= 2
                   and _squeeze(old) == _squeeze(v)):
                 rows.append(old)  # the row as first drawn
             else:

@@ -160,7 +160,7 @@ class VibeProfile(ChromeProfile):
             if f.alternate:
                 if st is None:
                     block += 1
-                    st = Stitcher(first_drawn=True)  # cell-diff redraws drop blanks next to wide characters
+                    st = Stitcher(first_drawn=True, reach="view")  # cell-diff redraws drop blanks next to wide characters
                 vp = self.viewport(f)
                 if vp is not None:
                     st.add(self.rows(f)[vp[0]:vp[1]], f.time)
@@ -213,6 +213,9 @@ class VibeProfile(ChromeProfile):
                     continue
             if lb.kind == "tool_call":
                 prev = "tool_call"
+                continue
+            if lb.rule == "box" and prev == "assistant":
+                lb.kind = "cont"  # a table's grid edge inside an answer, not a popup
                 continue
             if lb.kind == "cont" and prev == "system" and state == "after":
                 continue  # more of what the command printed
