@@ -287,7 +287,8 @@ def test_thread_marks_partial_and_folds_tools(home):
         # a partial turn is marked
         from capsule_capture.tui.thread import turn_head
         head = turn_head({"role": "assistant", "text": "x", "partial": True, "ts": "2026-11-22T07:00:00Z"})
-        assert "[partial]" in head.plain
+        assert "[partial]" in head.plain and "[native]" in head.plain
+        assert "[screen]" in turn_head({"role": "user", "text": "x", "vector": "screen"}).plain
         view = TurnView(999, {"role": "assistant", "text": "cut", "partial": True})
         await th.query_one("#thread").mount(view)
         await pilot.pause()

@@ -31,6 +31,8 @@ def turn_head(t: dict[str, Any]) -> Text:
     from capsule_capture.render import turn_label
     label, style = turn_label(t)
     head = Text(label, style or "bold")
+    if (t.get("vector") or "native") == "native":  # turn_label names only the other vectors
+        head.append("  [native]", "dim")
     if t.get("ts"):
         head.append("  " + catalog.local_time(t["ts"], seconds=True), "dim")
     return head
