@@ -189,6 +189,20 @@ class FrameBuilder:
                 self._dirty = True
         return self.drain()
 
+    _SLICE = 4096  # characters fed at once: at most that many rows can scroll
+
+    def _feed_bounded(self, data: str) -> None:
+        """Feed `data`, taking a frame before the screen's bounded history
+        could drop rows no frame has read yet (a long burst of output with
+        no pause and no state boundary in it)."""
+        s = self.screen
+        keep = s.history.maxlen or 10_000
+        step = max(64, min(self._SLICE, keep // 2))  # a slice scrolls at most `step` rows
+        for i in range(0, len(data), step):
+            s.feed(data[i:i + step])
+            if s.history_total - self._hist_mark >= keep - 2 * step and not s.synchronized:
+                self.take("history")
+
     def _mark(self, why: str) -> None:
         if not self.screen.alternate:
             self._marks.append((self.screen.history_total, why))
@@ -200,7 +214,7 @@ class FrameBuilder:
         sequence cut between events is still fed whole by the parser, it
         only gives no early frame.
         """
-        feed = self.screen.feed
+        feed = self._feed_bounded
         pos = 0
         for m in _STATE_END.finditer(data):
             if m.group("home"):

@@ -157,3 +157,14 @@ def test_look_alike_paragraphs_are_not_a_copy() -> None:
     lines = old + new
     for start in range(len(old) - 3, len(old) + 1):
         assert texts(fold_redraws(lines, [(start, 6)])) == texts(lines)
+
+
+def test_a_burst_longer_than_the_scrollback_loses_nothing() -> None:
+    """One event holding more rows than the screen's history keeps: frames
+    are taken inside it, so the transcript still has the first rows."""
+    fb = FrameBuilder(80, 24, scrollback=1000)
+    rows = "".join(f"burst row {i}\r\n" for i in range(5000))
+    frames = fb.feed_event(0.0, "o", rows) + fb.finish()
+    got = [ln.text for ln in build_transcript(frames) if ln.text.strip()]
+    assert got[:3] == ["burst row 0", "burst row 1", "burst row 2"]
+    assert len([g for g in got if g.startswith("burst row")]) == 5000
