@@ -236,7 +236,10 @@ def test_p_shows_the_recording_at_the_turn(home):
         await pilot.press("p")
         await pilot.pause()
         shot = app.screen
-        assert isinstance(shot, ScreenAtScreen) and shot.offset_s is not None and shot.offset_s > 0
+        assert isinstance(shot, ScreenAtScreen)
+        await app.workers.wait_for_complete()  # the replay runs in a thread
+        await pilot.pause()
+        assert shot.offset_s is not None and shot.offset_s > 0
         from rich.console import Console
         con = Console(width=200, record=True, file=open(os.devnull, "w"))
         con.print(shot.body)
@@ -321,3 +324,27 @@ def test_typing_q_and_slash_in_search_is_text(home):
         await pilot.pause()
         assert not app.is_running
     run(home, script)
+
+
+def test_p_when_the_recording_is_gone(tmp_path):
+    import shutil
+    cast = tmp_path / "gone.cast"
+    shutil.copy(RECORDINGS / SCREEN_ONLY / "session.cast", cast)
+    env = {"CAPSULE_CAPTURE_HOME": str(tmp_path / "h")}
+    assert cli("import", str(cast), "--agent", "kimi", env=env).returncode == 0
+    cast.unlink()
+
+    async def main():
+        with Store(tmp_path / "h" / "archive") as store:
+            app = BrowseApp(store)
+            async with app.run_test(size=(120, 40)) as pilot:
+                await pilot.pause()
+                app.open_conversation(next(store.iter_ids()))
+                await pilot.pause()
+                th = app.screen
+                next(v for v in th.query(TurnView) if v.turn.get("vector") == "screen").focus()
+                await pilot.press("p")
+                await pilot.pause()
+                assert app.screen is th
+                assert "no longer on disk" in str(th.query_one("#status").render())
+    asyncio.run(main())

@@ -39,14 +39,24 @@ class ScreenAtScreen(ModalScreen[None]):
         self.body: object = None
 
     def compose(self) -> ComposeResult:
-        try:
-            panel, self.offset_s = screen_at(self.path, self.wall_time)
-            self.body = panel
-        except Exception as e:  # a damaged or vanished recording: say so, keep the browser
-            self.body = Text(f"cannot replay {self.path}: {e}")
         with VerticalScroll(id="screen-at"):
-            yield Static(self.body, id="screen-body")  # type: ignore[arg-type]
+            yield Static(Text(f"replaying {self.path} …"), id="screen-body")
         yield Footer()
+
+    def on_mount(self) -> None:
+        # a long recording takes seconds to replay: off the UI thread, the browser stays live
+        self.run_worker(self._replay, thread=True, exclusive=True, name="screen-at")
+
+    def _replay(self) -> None:
+        try:
+            body, offset = screen_at(self.path, self.wall_time)
+        except Exception as e:  # a damaged or vanished recording: say so, keep the browser
+            body, offset = Text(f"cannot replay {self.path}: {e}"), None
+        self.app.call_from_thread(self._show, body, offset)
+
+    def _show(self, body: object, offset: float | None) -> None:
+        self.body, self.offset_s = body, offset
+        self.query_one("#screen-body", Static).update(body)  # type: ignore[arg-type]
 
     def action_close(self) -> None:
         self.app.pop_screen()
