@@ -187,6 +187,9 @@ def store_screen(store: Store, screen: Conversation, source: str, offset: int) -
     `capsule_capture.pipeline`); returns the conversation id it landed in (a
     native conversation's when it matches one).
 
+    None when nothing was archived: a recording without turns, one the user
+    deleted, or a read shorter than the one archived.
+
     `offset` is how many bytes of the recording `screen` reflects. Several
     processes may write the same recording at once (a live companion,
     `watch`, `sync`, `import`); the write of a shorter read than the one
@@ -209,7 +212,7 @@ def _store_screen_in(txn, store: Store, screen: Conversation, source: str, offse
     return cid
 
 
-def _import_in(txn, store: Store, screen: Conversation) -> str:  # type: ignore[no-untyped-def]
+def _import_in(txn, store: Store, screen: Conversation) -> str | None:  # type: ignore[no-untyped-def]
     lo = hi = None
     t0, t1 = merging._when(screen.started_at), merging._when(screen.ended_at or screen.started_at)
     if t0 and t1:  # only natives that started near the recording (ISO strings sort by time)
@@ -234,12 +237,14 @@ def _import_in(txn, store: Store, screen: Conversation) -> str:  # type: ignore[
                                                                                    if s.vector != "screen"] + others),
                                screen.turns, screen.sources)
         merged = _fill(merged, screen)
-        store.put(txn, merged, best)
+        if not store.put(txn, merged, best):
+            return None  # the user deleted it and the recording brings nothing new
         stale = store.get_in(txn, screen.id, raw=False)
         if stale is not None and stale.id != merged.id:  # a capture stored before the native matched
             store.delete(txn, stale)
         store.set_alias(txn, screen.id, merged.id)
         return merged.id
     old = store.get_in(txn, screen.id)
-    store.put(txn, screen, old)
+    if not store.put(txn, screen, old):
+        return None  # no turns (a shell, `cat`), or deleted by the user
     return screen.id

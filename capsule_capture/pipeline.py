@@ -231,10 +231,12 @@ def screen_conversation(path: str | Path, agent: str | None = None) -> Conversat
 
 
 def store_follower(store: Any, follower: Follower) -> str | None:
-    """Write what the follower has so far; None when it shows no turn yet."""
+    """Write what the follower has so far; None when it shows no turn yet.
+    Once finished, the read is recorded even without turns, so `sync` does
+    not read the file again."""
     from archive.ingest import store_screen
     conv = follower.conversation()
-    if not conv.turns:
+    if not conv.turns and not follower.finished:
         return None
     return store_screen(store, conv, conv.sources[0].path, follower.offset)
 
@@ -249,8 +251,10 @@ def _is_asciicast(path: str | Path) -> bool:
 
 
 def import_recording(path: str | Path, agent: str | None = None, store: Any = None,
-                     size: tuple[int, int] | None = None, timing: str | Path | None = None) -> str:
-    """Archive a whole recording (idempotent); returns the conversation id it landed in.
+                     size: tuple[int, int] | None = None, timing: str | Path | None = None) -> str | None:
+    """Archive a whole recording (idempotent); returns the conversation id it landed in,
+    None when it holds no conversation (a shell, `cat`: the recording stays, the
+    archive keeps conversations) or the archive already has a longer read of it.
 
     An asciicast goes through the same `Follower` as a live capture; another
     kind of recording (a typescript, a raw log: `size`/`timing` say how to
@@ -265,7 +269,7 @@ def import_recording(path: str | Path, agent: str | None = None, store: Any = No
     own = store is None
     store = store or Store(archive_path())
     try:
-        return store_screen(store, conv, conv.sources[0].path, offset) or conv.id
+        return store_screen(store, conv, conv.sources[0].path, offset)
     finally:
         if own:
             store.close()
@@ -334,6 +338,7 @@ def tighten(path: Path, mode: int) -> None:
 class RecordingStats:
     found: int = 0
     imported: int = 0
+    empty: int = 0  # read, but no conversation in them (a shell, `cat`)
     current: int = 0  # archived up to their last byte already
     live: int = 0  # a companion is capturing them now
     opted_out: int = 0  # recorded with --no-archive
@@ -415,8 +420,10 @@ def import_pending(store: Any, home: Path | None = None) -> RecordingStats:
     todo, stats = pending_recordings(store, home)
     for p in todo:
         try:
-            import_recording(p, None, store)
-            stats.imported += 1
+            if import_recording(p, None, store) is None:
+                stats.empty += 1
+            else:
+                stats.imported += 1
         except Exception as e:  # noqa: BLE001 - one recording that fails never stops a sync
             stats.problems.append(f"{p}: not imported ({e})")
     return stats

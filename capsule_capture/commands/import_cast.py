@@ -9,6 +9,7 @@ does, shell sessions that ran agents included.
 from __future__ import annotations
 
 import argparse
+import sys
 
 from capsule_capture.commands.replay import add_log_options
 from capsule_capture.errors import UserError
@@ -32,5 +33,9 @@ def run(args: argparse.Namespace) -> int:
         cid = import_recording(args.file, args.agent, size=args.size, timing=args.timing)
     except CastError as e:
         raise UserError(str(e)) from None
+    if cid is None:
+        print(f"capsule-capture: nothing archived: no conversation in {args.file} (or a longer read of it is "
+              "archived already)", file=sys.stderr)
+        return 0
     print(cid)
     return 0

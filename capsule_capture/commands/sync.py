@@ -57,7 +57,8 @@ def run(args: argparse.Namespace) -> int:
               f"{stats.new} new, {stats.updated} updated conversations, {stats.turns_added} turns added, "
               f"{stats.skipped_lines} malformed lines skipped")
         if recs.found:
-            print(f"{recs.found} recordings: {recs.imported} archived now, {recs.current} already, "
+            print(f"{recs.found} recordings: {recs.imported} archived now, {recs.empty} without a conversation, "
+                  f"{recs.current} already, "
                   f"{recs.live} being recorded, {recs.opted_out} recorded with --no-archive")
         for p in recs.problems[:20]:
             print(f"  skipped: {p}", file=sys.stderr)

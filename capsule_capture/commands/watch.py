@@ -138,6 +138,8 @@ def run(args: argparse.Namespace) -> int:
             except Exception as e:  # noqa: BLE001 - one bad file never stops the watch
                 tally.problems.append(f"{p}: not imported ({e})")
                 continue
+            if cid is None:
+                continue  # no conversation in it
             tally.recordings += 1
             tally.last = f"recording {p.name} -> {cid}"
 
