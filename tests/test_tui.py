@@ -63,6 +63,13 @@ def run(home, script, size=(120, 40), **kw):
     asyncio.run(main())
 
 
+async def settle(app, pilot):
+    """Wait for the searches typed so far (they run in worker threads) and their display."""
+    await pilot.pause()
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
 def test_workspaces_conversations_thread_back_and_quit(home):
     async def script(app, pilot):
         assert isinstance(app.screen, WorkspacesScreen)
@@ -143,12 +150,12 @@ def test_search_as_you_type_enter_opens_esc_back(home):
         seen = []
         for ch in "pyth":  # half a word: completed from the index
             await pilot.press(ch)
-            await pilot.pause()
+            await settle(app, pilot)
             seen.append([h.conv.agent for h in scr.hits])
         assert "codex" in seen[-1]
         assert scr.last_ms < 1000
         await pilot.press("space", *"vers")
-        await pilot.pause()
+        await settle(app, pilot)
         assert scr.hits and scr.hits[0].conv.agent == "codex"
         await pilot.press("enter")
         await pilot.pause()
@@ -168,11 +175,14 @@ def test_search_finds_cjk_and_nothing_for_nonsense(home):
         await pilot.press("slash")
         scr = app.screen
         await pilot.press(*"zzqqxx")
-        await pilot.pause()
+        await settle(app, pilot)
         assert scr.hits == []
         scr.query_one("#q").value = "question number 7"
-        await pilot.pause()
+        await settle(app, pilot)
         assert scr.hits and scr.hits[0].conv.workspace == BULK_WS
+        before = scr.hits
+        scr._show("question number", [], 1.0)  # a late result for text typed over: dropped
+        assert scr.hits is before
     run(home, script)
 
 

@@ -55,22 +55,33 @@ class SearchScreen(Screen[None]):
         self.query_one("#q", Input).focus()
 
     def on_input_changed(self, event: Input.Changed) -> None:
+        # each keystroke searches in a worker thread, so typing never waits for a search;
+        # a newer keystroke cancels the older search's display (exclusive), and a result that
+        # arrives for text no longer in the box is dropped
+        value = event.value
+        self.run_worker(lambda: self._search(value), thread=True, exclusive=True, group="search")
+
+    def _search(self, value: str) -> None:
         t0 = time.perf_counter()
-        self.hits = live_search(self.app.store, event.value)  # type: ignore[attr-defined]
-        self.last_ms = (time.perf_counter() - t0) * 1000
+        hits = live_search(self.app.store, value)  # type: ignore[attr-defined]
+        ms = (time.perf_counter() - t0) * 1000
+        self.app.call_from_thread(self._show, value, hits, ms)
+
+    def _show(self, value: str, hits: list[Any], ms: float) -> None:
+        if value != self.query_one("#q", Input).value:
+            return  # typed on since: a newer search is on its way
+        self.hits, self.last_ms = hits, ms
         ol = self.query_one("#results", OptionList)
         ol.clear_options()
-        ol.add_options([Option(hit_prompt(h), id=str(i)) for i, h in enumerate(self.hits)])
-        if self.hits:
+        ol.add_options([Option(hit_prompt(h), id=str(i)) for i, h in enumerate(hits)])
+        if hits:
             ol.highlighted = 0
-        status = (f"{len(self.hits)} result{'s' if len(self.hits) != 1 else ''} in {self.last_ms:.0f} ms"
-                  if event.value.strip() else "")
+        status = (f"{len(hits)} result{'s' if len(hits) != 1 else ''} in {ms:.0f} ms" if value.strip() else "")
         self.query_one("#status", Static).update(status)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        ol = self.query_one("#results", OptionList)
         if self.hits:
-            self._open(ol.highlighted or 0)
+            self._open(self.query_one("#results", OptionList).highlighted or 0)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self._open(int(event.option.id or 0))
