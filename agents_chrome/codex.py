@@ -109,6 +109,41 @@ class CodexProfile(ChromeProfile):
     def main_viewport(self, frame: Frame) -> tuple[int, int] | None:
         return self.viewport(frame)
 
+    def rows(self, frame: Frame) -> list[str]:
+        """Alternate-screen rows with the empty stretch inside the view closed up.
+
+        On a tall terminal Codex draws a short conversation with the header
+        card at the top and the newest prompt down by the composer, empty
+        rows between; a moment later the same text sits packed at the top.
+        Closing up runs of empty rows (the removed ones go to the top of the
+        view, so every row keeps its distance from the composer) makes both
+        views the same text for the stitcher.
+        """
+        lines = frame.lines
+        vp = self.viewport(frame) if frame.alternate else None
+        if vp is None:
+            return lines
+        a, b = vp
+        seg = lines[a:b]
+        out: list[str] = []
+        removed = 0
+        run = 0
+        seen_text = False
+        for ln in seg:
+            if ln.strip():
+                if run > 2 and seen_text:
+                    out.append("")
+                    removed += run - 1
+                elif run:
+                    out.extend([""] * run)
+                run = 0
+                seen_text = True
+                out.append(ln)
+            else:
+                run += 1
+        out.extend([""] * run)
+        return lines[:a] + [""] * removed + out + lines[b:]
+
     # -- turns ------------------------------------------------------------
     def label(self, lines: list[TLine]) -> list[Labeled]:
         labeled = super().label(lines)
