@@ -6,8 +6,9 @@ or shell prompts and command output join its turns.
 
 Structure used, never words:
 - A *shell input frame*: main screen, the cursor on a row whose text up to
-  the cursor starts with a prompt (a run of non-blank text ending in `$`,
-  `#` or `%` and a space) and nothing after the cursor. Bash, zsh and sh
+  the cursor starts with a prompt (`$`, `#` or `%` and a space, alone as
+  sh draws it or ending a run of text: `user@box:~/p$ `) and nothing after
+  the cursor. Bash, zsh and sh
   prompts all look like that; agents draw their input boxes with their own
   glyphs, on the alternate screen, or with the cursor hidden inside a box.
 - Each new prompt row (absolute: rows scrolled into history counted) opens
@@ -44,7 +45,7 @@ from screen.cast import CastHeader
 from screen.frames import Frame
 
 #: the text before the cursor on a shell's input row: prompt, then what is typed
-PROMPT = regex.compile(r"^(?P<prompt>\S[^\n]{0,120}?[$#%] )(?P<typed>.*)$")
+PROMPT = regex.compile(r"^(?P<prompt>(?:\S[^\n]{0,120}?)?[$#%] )(?P<typed>.*)$")
 SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "mksh", "fish", "tcsh", "csh", "ash", "busybox"})
 DETECT_FRAMES = 60  # frames of a run looked at for an agent's signature
 #: words that run the next word: `npx codex`, `sudo -E claude`, `env X=1 gemini`, `exec zsh`

@@ -299,3 +299,22 @@ def test_real_typescript_of_an_agent_session_reads_like_its_recording(ts):
     else:  # input and output in one file: the timing file tells them apart
         with open_recording(ts, timing=timing) as r:
             assert any(e.code == "i" for e in r.events(warn=False))
+
+
+def test_timing_that_cuts_a_character_in_two_keeps_it_whole(tmp_path):
+    ts, t = tmp_path / "ts", tmp_path / "t"
+    body = "é日本🙂".encode()
+    ts.write_bytes(b"Script started on 2026-01-01 00:00:00+00:00\n" + body)
+    t.write_text("".join(f"0.1 1\n" for _ in body))  # one byte per entry
+    with RawLogReader(ts, size=(20, 3), timing=t) as r:
+        events = list(r.events(warn=False))
+    assert "".join(e.data for e in events) == "é日本🙂"
+    assert "\ufffd" not in "".join(e.data for e in events)
+
+
+def test_a_log_cut_inside_a_character_ends_with_a_replacement_only(tmp_path):
+    p = tmp_path / "cut.log"
+    p.write_bytes("ok 日本".encode()[:-1])
+    with RawLogReader(p, size=(20, 3)) as r:
+        text = "".join(e.data for e in r.events(warn=False))
+    assert text == "ok 日\ufffd"

@@ -119,6 +119,7 @@ def _frames(data: str, cols: int = 40, rows: int = 6):
     ("user@host:~/p$ ", ("user@host:~/p$ ", "")),
     ("\x1b[1;32mroot@box\x1b[0m:/# ls -l", ("root@box:/# ", "ls -l")),
     ("out\r\nhost% ", ("host% ", "")),
+    ("~/proj (main)\r\n$ make", ("$ ", "make")),  # sh's bare prompt, or a two-line prompt's second row
     ("> ", None),  # a bare `>` is every TUI's input marker, not a shell prompt
     ("me@box ~ % git st\x1b[34G[main]\x1b[18G", ("me@box ~ % ", "git st")),  # zsh RPROMPT at the right edge
     ("user@host:~$ typed\x1b[6D", None),  # text after the cursor: an editor-like line, not a prompt
