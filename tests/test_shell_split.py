@@ -168,3 +168,17 @@ def test_an_agent_that_did_not_start_is_a_shell_command():
         frames += fb.feed_event(float(t), "o", data)
     frames += fb.finish()
     assert shell.split(frames, CastHeader(version=2, width=60, height=8, command="bash")) is None
+
+
+def test_import_archives_the_agent_turns_of_a_shell_recording(tmp_path):
+    cast = RECORDINGS / "claude-code" / "sh-cc-inline-tools-100x30" / "session.cast"
+    meta, prompts = _expect(cast)
+    env = {"CAPSULE_CAPTURE_HOME": str(tmp_path / "home")}
+    res = cli("import", str(cast), env=env)
+    assert res.returncode == 0, res.stderr
+    shown = cli("show", res.stdout.strip(), "--format", "json", env=env)
+    assert shown.returncode == 0, shown.stderr
+    conv = json.loads(shown.stdout)
+    assert conv["agent"] == "claude-code"
+    assert [t["text"] for t in conv["turns"] if t["role"] == "user"] == prompts
+    assert not any(meta["ps1"].strip() in t["text"] for t in conv["turns"] if t["role"] in ("user", "assistant"))
