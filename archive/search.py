@@ -78,16 +78,24 @@ def search(store: Store, query: str, limit: int = 20) -> list[Hit]:
             for _, ps in lists:
                 cands |= ps.keys()
             bonus = 0.0
-        scored = []
-        for d in cands:
-            s = 0.0
-            matched = 0
-            for w, ps in lists:
-                tf = ps.get(d)
-                if tf:
-                    matched += 1
-                    s += idf[w] * tf * 2.2 / (tf + 1.2)
-            scored.append((s + bonus * (matched == len(words)) + 100.0 * matched, d))
+        # each term's weight per term frequency (tf <= 255), computed once: the same
+        # expression as per posting, so scores are bit-for-bit what they were
+        tables = [(ps, [idf[w] * tf * 2.2 / (tf + 1.2) for tf in range(256)]) for w, ps in lists]
+        if len(tables) == 1:  # one term: every candidate holds it (the common case while typing)
+            ps, wt = tables[0]
+            full = bonus * (1 == len(words))
+            scored = [(0.0 + wt[tf] + full + 100.0, d) for d, tf in ps.items()]
+        else:
+            scored = []
+            for d in cands:
+                s = 0.0
+                matched = 0
+                for ps, wt in tables:
+                    tf = ps.get(d)
+                    if tf:
+                        matched += 1
+                        s += wt[tf]
+                scored.append((s + bonus * (matched == len(words)) + 100.0 * matched, d))
         top = heapq.nlargest(limit, scored)
         convs = []
         for s, d in top:
