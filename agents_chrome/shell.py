@@ -215,10 +215,15 @@ def _blank_outside(frame: Frame, base: int, lo: int | None, hi: int | None) -> F
     cells = [c if (y < len(rows) and rows[y]) else None for y, c in enumerate(frame.cells)]
     changes: dict = {"lines": lines, "cells": cells, "scrolled": [frame.scrolled[i] for i in kept],
                      "_styles": None}
-    # per-scrolled-line data some builds of Frame carry, kept aligned
-    widths = getattr(frame, "widths", None)
-    if widths and len(widths) == len(frame.scrolled):
-        changes["widths"] = [widths[i] for i in kept]
+    # per-scrolled-line data (layout width, soft wrap) kept aligned with `scrolled`
+    for name in ("widths", "wrapped"):
+        per_line = getattr(frame, name, None)
+        if per_line and len(per_line) == len(frame.scrolled):
+            changes[name] = [per_line[i] for i in kept]
+    # a blanked row carries nothing on to the next one
+    row_wrapped = getattr(frame, "row_wrapped", None)
+    if row_wrapped:
+        changes["row_wrapped"] = [w and (y < len(rows) and rows[y]) for y, w in enumerate(row_wrapped)]
     marks = getattr(frame, "marks", None)
     if marks:
         changes["marks"] = [(sum(1 for i in kept if i < off), why) for off, why in marks]

@@ -182,3 +182,22 @@ def test_import_archives_the_agent_turns_of_a_shell_recording(tmp_path):
     assert conv["agent"] == "claude-code"
     assert [t["text"] for t in conv["turns"] if t["role"] == "user"] == prompts
     assert not any(meta["ps1"].strip() in t["text"] for t in conv["turns"] if t["role"] in ("user", "assistant"))
+
+
+def test_blanked_frames_keep_their_per_line_data_aligned():
+    """Every list that runs along `scrolled` or the rows stays the same length."""
+    cast = RECORDINGS / "claude-code" / "sh-cc-inline-long-80x24" / "session.cast"
+    with CastReader(cast) as r:
+        frames = list(iter_frames(r))
+    runs = shell.find_runs(frames)
+    shell.classify(frames, runs)
+    i = next(k for k, r in enumerate(runs) if r.agent == "claude-code")
+    blanked = shell.agent_frames(frames, runs, i)
+    assert any(len(b.scrolled) < len(frames[runs[i].start + k].scrolled) for k, b in enumerate(blanked))
+    for b in blanked:
+        for name in ("widths", "wrapped"):
+            per = getattr(b, name, None)
+            if per:
+                assert len(per) == len(b.scrolled)
+        assert all(0 <= off <= len(b.scrolled) for off, _ in getattr(b, "marks", []))
+        assert not any("$ " in t for t in b.scrolled + b.lines)
