@@ -1,29 +1,33 @@
 #!/usr/bin/env python3
-"""Benchmark: screen throughput against stock pyte, in the same run.
+"""Benchmark: screen and replay throughput, recording by recording.
 
-Streams: (1) a real corpus recording's output repeated to >= 20 MB,
-(2) a synthetic ANSI-heavy stream (colours, cursor moves, scroll regions,
-wide characters). For each: MB/s of our `VirtualScreen` over the whole
-stream, then the ratio against stock `pyte.Screen` and
-`pyte.HistoryScreen(history=10000)`. Stock pyte is ~50x too slow to run
-20 MB in a benchmark, so the ratio is taken on the same head of the stream
-(whole copies of the recording, ~2.5 MB) for all three, in interleaved
-rounds, best round of each: on a noisy 2-core machine that is what keeps
-the ratio from moving with the machine's load. Also the end-to-end
-`replay` rate over the corpus, peak memory replaying a 100 MB recording
-(in a child process), and, when node with @xterm/headless is available,
-xterm.js on the same stream.
+For every corpus recording and every recording in `recordings/`, each
+stream measured once as recorded (never repeated to make it longer):
 
-Usage: python bench/replay_throughput.py [--mb 20] [--head-mb 2.5] [--rounds 3] [--big-mb 100] [--skip-big]
+- our `VirtualScreen` and stock pyte `HistoryScreen(history=10000)` fed the
+  same events (output and resizes) in the same process, in interleaved
+  rounds (best round of each: on a shared 2-core machine that is what keeps
+  the ratio from moving with the load), and the ratio;
+- end-to-end `capsule-capture replay --format json` as a user runs it, in
+  MB of recorded output per second beyond CLI start-up (the start-up, an
+  empty recording's replay, is measured the same way and subtracted);
+- xterm.js headless on the same stream, when node and @xterm/headless are
+  present (`npm install --prefix bench @xterm/headless`), as the reference
+  of a fast emulator;
+- peak memory replaying a 100 MB recording, in a child process.
+
+The summary gives the WORST and the median recording, not the best.
+
+Usage: python bench/replay_throughput.py [--rounds 3] [--replay-rounds 1] [--only SUBSTR] [--no-replay]
+                                        [--big-mb 100] [--skip-big]
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
-import random
-import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -34,142 +38,138 @@ from typing import Callable
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 CORPUS = ROOT.parent / "shared" / "corpus"
+CLI = [sys.executable, "-m", "capsule_capture.cli"]
 
 import pyte  # noqa: E402
 
-from screen.cast import CastReader  # noqa: E402
+from screen.cast import CastReader, parse_size  # noqa: E402
 from screen.vscreen import VirtualScreen  # noqa: E402
 
-CHUNK = 4096
+Events = list[tuple[str, str]]
 
 
-def real_stream(mb: float) -> tuple[str, int, int, str, int]:
-    """The output of the largest Codex/Claude recording, repeated to `mb`; and one copy's length."""
-    cands = sorted(CORPUS.glob("*/*/session.cast"), key=lambda p: -p.stat().st_size)
-    src = next(p for p in cands if "codex" in str(p) or "claude" in str(p))
-    with CastReader(src) as r:
-        out = "".join(e.data for e in r.events(warn=False) if e.code == "o")
+def recordings() -> list[Path]:
+    found = sorted(CORPUS.glob("*/*/session.cast")) + sorted((ROOT / "recordings").glob("*/*/session.cast"))
+    return [p for p in found if p.stat().st_size > 200]
+
+
+def load(path: Path) -> tuple[int, int, Events, int]:
+    with CastReader(path) as r:
+        events = [(e.code, e.data) for e in r.events(warn=False) if e.code in ("o", "r")]
         w, h = r.header.width, r.header.height
-    reps = int(mb * 1e6 // max(1, len(out.encode()))) + 1
-    return out * reps, w, h, str(src.relative_to(CORPUS)), len(out)
+    return w, h, events, sum(len(d.encode()) for c, d in events if c == "o")
 
 
-def synthetic_stream(mb: float) -> str:
-    rnd = random.Random(7)
-    words = ["alpha", "beta", "gamma", "δέλτα", "日本語", "emoji😀", "tab\tstop", "x" * 30]
-    parts = []
-    size = 0
-    while size < mb * 1e6:
-        k = rnd.random()
-        if k < 0.3:
-            s = f"\x1b[{rnd.randint(30, 37)};{rnd.randint(40, 47)}m{rnd.choice(words)}\x1b[0m "
-        elif k < 0.45:
-            s = f"\x1b[{rnd.randint(1, 40)};{rnd.randint(1, 100)}H{rnd.choice(words)}"
-        elif k < 0.55:
-            s = "\r\n" + " ".join(rnd.choice(words) for _ in range(8))
-        elif k < 0.6:
-            s = f"\x1b[{rnd.randint(1, 5)};{rnd.randint(20, 40)}r\x1bM\x1b[r"
-        elif k < 0.65:
-            s = "\x1b[38;2;10;20;30mtrue colour\x1b[K\x1b[0m"
-        elif k < 0.7:
-            s = "\x1b[2K\x1b[1G⠋ Working (3s • esc to interrupt)"
-        else:
-            s = " ".join(rnd.choice(words) for _ in range(5)) + "\n"
-        parts.append(s)
-        size += len(s)
-    return "".join(parts)
-
-
-def chunks(data: str) -> list[str]:
-    return [data[i:i + CHUNK] for i in range(0, len(data), CHUNK)]
-
-
-def feed_seconds(make: Callable[[], Callable[[str], object]], data_chunks: list[str]) -> float:
-    feed = make()
+def ours(w: int, h: int, events: Events) -> float:
+    s = VirtualScreen(w, h, scrollback=10_000)
+    feed, resize = s.feed, s.resize
     t0 = time.perf_counter()
-    for c in data_chunks:
-        feed(c)
+    for code, data in events:
+        if code == "o":
+            feed(data)
+        else:
+            size = parse_size(data)
+            if size:
+                resize(lines=size[1], columns=size[0])
     return time.perf_counter() - t0
 
 
-def best_of_rounds(makers: dict[str, Callable[[], Callable[[str], object]]], data_chunks: list[str],
-                   rounds: int) -> dict[str, float]:
-    """Best (shortest) time of each maker, the makers taking turns round by round."""
-    best = {name: float("inf") for name in makers}
+def stock(w: int, h: int, events: Events) -> float:
+    s = pyte.HistoryScreen(w, h, history=10_000)
+    st = pyte.Stream(s)
+    t0 = time.perf_counter()
+    for code, data in events:
+        if code == "o":
+            try:
+                st.feed(data)
+            except Exception:  # stock pyte raises on real output (private SGR): go on
+                st._initialize_parser()
+        else:
+            size = parse_size(data)
+            if size:
+                s.resize(lines=size[1], columns=size[0])
+    return time.perf_counter() - t0
+
+
+def best_of(fns: dict[str, Callable[[], float]], rounds: int) -> dict[str, float]:
+    best = {k: float("inf") for k in fns}
     for _ in range(rounds):
-        for name, make in makers.items():
-            best[name] = min(best[name], feed_seconds(make, data_chunks))
+        for k, fn in fns.items():
+            best[k] = min(best[k], fn())
     return best
 
 
-def stock(cls: type, w: int, h: int, **kw: int) -> Callable[[], Callable[[str], object]]:
-    def make() -> Callable[[str], object]:
-        scr = cls(w, h, **kw)
-        st = pyte.Stream(scr)
-
-        def feed(c: str) -> None:
-            try:
-                st.feed(c)
-            except Exception:  # stock pyte raises on real output (private SGR): go on
-                st._initialize_parser()
-        return feed
-    return make
-
-
-def ours(w: int, h: int) -> Callable[[], Callable[[str], object]]:
-    def make() -> Callable[[str], object]:
-        return VirtualScreen(w, h, scrollback=10_000).feed
-    return make
+def replay_seconds(cast: Path, agent: str, rounds: int) -> float:
+    """Wall time of `capsule-capture replay --format json`, best of rounds."""
+    best = float("inf")
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        p = subprocess.run([*CLI, "replay", str(cast), "--agent", agent, "--format", "json"],
+                           capture_output=True, cwd=str(ROOT))
+        dt = time.perf_counter() - t0
+        if p.returncode != 0:
+            raise RuntimeError(f"replay failed on {cast}: {p.stderr.decode()[-200:]}")
+        best = min(best, dt)
+    return best
 
 
-def xterm_rate(data: str, w: int, h: int) -> str:
+def startup_seconds(rounds: int) -> float:
+    with tempfile.TemporaryDirectory() as d:
+        empty = Path(d) / "empty.cast"
+        empty.write_text(json.dumps({"version": 2, "width": 80, "height": 24}) + "\n" + json.dumps([0.1, "o", "hi"]) + "\n")
+        return replay_seconds(empty, "generic", rounds)
+
+
+def xterm_rates(streams: list[tuple[str, int, int, str]]) -> dict[str, str]:
+    """MB/s of xterm.js headless per stream (one node process for all)."""
     node = shutil.which("node")
     if not node:
-        return "node not found"
-    mod = subprocess.run([node, "-e", "require.resolve('@xterm/headless')"], capture_output=True,
-                         cwd=str(ROOT / "bench"))
-    if mod.returncode != 0:
-        return "@xterm/headless not installed (npm install --prefix bench @xterm/headless)"
-    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False, encoding="utf-8") as f:
-        f.write(data)
-    js = (f"const {{Terminal}}=require('@xterm/headless');const fs=require('fs');"
-          f"const d=fs.readFileSync('{f.name}','utf8');const t=new Terminal({{cols:{w},rows:{h},scrollback:10000,allowProposedApi:true}});"
-          f"const t0=Date.now();let i=0;const C=4096;function step(){{if(i>=d.length){{const s=(Date.now()-t0)/1000;"
-          f"console.log((Buffer.byteLength(d)/1e6/s).toFixed(1));return;}}t.write(d.slice(i,i+C),step);i+=C;}}step();")
-    p = subprocess.run([node, "-e", js], capture_output=True, text=True, cwd=str(ROOT / "bench"))
-    os.unlink(f.name)
-    return f"{p.stdout.strip()} MB/s" if p.returncode == 0 else f"failed: {p.stderr.strip()[:100]}"
-
-
-def replay_rate() -> str:
-    from agents_chrome.replay import replay
-    total = 0
-    t0 = time.perf_counter()
-    for cast in sorted(CORPUS.glob("*/*/session.cast")):
-        replay(cast, cast.parent.parent.name)
-        with CastReader(cast) as r:
-            total += sum(len(e.data.encode()) for e in r.events(warn=False) if e.code == "o")
-    dt = time.perf_counter() - t0
-    return f"{total / 1e6 / dt:.2f} MB/s end-to-end replay over {total / 1e6:.1f} MB of corpus output"
+        return {}
+    if subprocess.run([node, "-e", "require.resolve('@xterm/headless')"], capture_output=True,
+                      cwd=str(ROOT / "bench")).returncode != 0:
+        return {}
+    with tempfile.TemporaryDirectory() as d:
+        jobs = []
+        for name, w, h, data in streams:
+            f = Path(d) / f"{len(jobs)}.txt"
+            f.write_text(data, encoding="utf-8")
+            jobs.append({"name": name, "file": str(f), "w": w, "h": h})
+        spec = Path(d) / "jobs.json"
+        spec.write_text(json.dumps(jobs))
+        js = ("const {Terminal}=require('@xterm/headless');const fs=require('fs');"
+              f"const jobs=JSON.parse(fs.readFileSync({json.dumps(str(spec))},'utf8'));const out={{}};"
+              "function run(i){if(i>=jobs.length){console.log(JSON.stringify(out));return;}"
+              "const j=jobs[i];const d=fs.readFileSync(j.file,'utf8');"
+              "const t=new Terminal({cols:j.w,rows:j.h,scrollback:10000,allowProposedApi:true});"
+              "const C=4096;let k=0;const t0=process.hrtime.bigint();"
+              "function step(){if(k>=d.length){const s=Number(process.hrtime.bigint()-t0)/1e9;"
+              "out[j.name]=(Buffer.byteLength(d)/1e6/s).toFixed(2);t.dispose();run(i+1);return;}"
+              "t.write(d.slice(k,k+C),step);k+=C;}step();}run(0);")
+        p = subprocess.run([node, "-e", js], capture_output=True, text=True, cwd=str(ROOT / "bench"))
+        if p.returncode != 0:
+            return {}
+        return json.loads(p.stdout.strip().splitlines()[-1])
 
 
 def big_memory(mb: int) -> str:
-    data, w, h, _, _ = real_stream(1)
+    """Peak RSS of a child replaying a `mb` MB recording made of corpus output."""
+    src = max(CORPUS.glob("codex/*/session.cast"), key=lambda p: p.stat().st_size)
+    w, h, events, _ = load(src)
+    out = [d for c, d in events if c == "o"]
     with tempfile.TemporaryDirectory() as d:
         path = Path(d) / "big.cast"
         with path.open("w", encoding="utf-8") as f:
             f.write(json.dumps({"version": 2, "width": w, "height": h}) + "\n")
             written, t = 0, 0.0
             while written < mb * 1e6:
-                for c in chunks(data):
+                for c in out:
                     t += 0.001
                     line = json.dumps([round(t, 3), "o", c], ensure_ascii=False) + "\n"
                     f.write(line)
                     written += len(line)
                     if written >= mb * 1e6:
                         break
-        # VmHWM, not ru_maxrss: Linux carries ru_maxrss across exec, so a child
-        # would report this (large) process's peak.
+        # VmHWM, not ru_maxrss: Linux carries ru_maxrss across exec.
         code = ("import sys;sys.path.insert(0,%r);from screen.cast import CastReader;"
                 "from screen.frames import iter_frames;r=CastReader(%r);n=sum(1 for _ in iter_frames(r));"
                 "hwm=[l for l in open('/proc/self/status') if l.startswith('VmHWM')][0].split()[1];"
@@ -181,45 +181,57 @@ def big_memory(mb: int) -> str:
             return "failed: " + p.stderr[-200:]
         frames, rss = p.stdout.split()
         return (f"{path.stat().st_size / 1e6:.0f} MB recording: peak RSS {int(rss) / 1024:.0f} MB, "
-                f"{frames} frames, {dt:.1f} s")
+                f"{frames} frames, {dt:.1f} s ({path.stat().st_size / 1e6 / dt:.1f} MB/s of file)")
 
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--mb", type=float, default=20, help="size of each stream")
-    ap.add_argument("--head-mb", type=float, default=2.5, help="head of the stream all screens run, for the ratio")
-    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds per recording (best kept)")
+    ap.add_argument("--only", default="", help="recordings whose path contains this")
+    ap.add_argument("--replay-rounds", type=int, default=1, help="runs of the CLI per recording (best kept)")
+    ap.add_argument("--no-replay", action="store_true", help="leave out the end-to-end replay column")
     ap.add_argument("--big-mb", type=int, default=100)
     ap.add_argument("--skip-big", action="store_true")
     a = ap.parse_args()
-    real, w, h, src, copy_len = real_stream(a.mb)
-    copies = max(1, round(a.head_mb * 1e6 / max(1, len(real[:copy_len].encode()))))
-    streams = [(f"real ({src}, {len(real.encode()) / 1e6:.0f} MB)", real, w, h, real[:copies * copy_len]),
-               (f"synthetic ({a.mb:.0f} MB)", synth := synthetic_stream(a.mb), 120, 40,
-                synth[:int(a.head_mb * 1e6)])]
-    for name, data, w, h, head in streams:
-        print(f"\n== {name}  {w}x{h}")
-        full_mb = len(data.encode()) / 1e6
-        r_full = full_mb / min(feed_seconds(ours(w, h), chunks(data)) for _ in range(2))
-        print(f"capsule-capture VirtualScreen  {r_full:8.2f} MB/s  over the whole {full_mb:.0f} MB")
-        head_mb = len(head.encode()) / 1e6
-        best = best_of_rounds({"Screen": stock(pyte.Screen, w, h),
-                               "HistoryScreen": stock(pyte.HistoryScreen, w, h, history=10_000),
-                               "ours": ours(w, h)}, chunks(head), a.rounds)
-        rate = {k: head_mb / v for k, v in best.items()}
-        print(f"on the first {head_mb:.1f} MB, best of {a.rounds} interleaved rounds:")
-        print(f"  stock pyte Screen              {rate['Screen']:8.2f} MB/s")
-        print(f"  stock pyte HistoryScreen(10k)  {rate['HistoryScreen']:8.2f} MB/s")
-        print(f"  capsule-capture VirtualScreen  {rate['ours']:8.2f} MB/s")
-        print(f"  ratio vs HistoryScreen         {rate['ours'] / rate['HistoryScreen']:8.1f}x   "
-              f"vs Screen {rate['ours'] / rate['Screen']:.1f}x")
-        print(f"xterm.js headless              {xterm_rate(data, w, h)}  over the whole stream")
-    print("\n== replay")
-    print(replay_rate())
+    paths = [p for p in recordings() if a.only in str(p)]
+    start = 0.0 if a.no_replay else startup_seconds(max(3, a.replay_rounds))
+    rows = []
+    streams = []
+    print(f"{'recording':52} {'MB':>6} {'ours':>7} {'stock':>6} {'ratio':>6} {'replay':>7}  (MB/s; replay beyond "
+          f"{start:.2f} s CLI start-up)")
+    for p in paths:
+        name = f"{p.parent.parent.parent.name[:6]}/{p.parent.parent.name}/{p.parent.name}"
+        w, h, events, size = load(p)
+        mb = size / 1e6
+        best = best_of({"ours": lambda: ours(w, h, events), "stock": lambda: stock(w, h, events)}, a.rounds)
+        rep = None
+        if not a.no_replay:
+            agent = p.parent.parent.name
+            rep = mb / max(replay_seconds(p, agent, a.replay_rounds) - start, 1e-3)
+        r = {"name": name, "mb": mb, "ours": mb / best["ours"], "stock": mb / best["stock"],
+             "ratio": best["stock"] / best["ours"], "replay": rep}
+        rows.append(r)
+        streams.append((name, w, h, "".join(d for c, d in events if c == "o")))
+        print(f"{name:52} {mb:6.2f} {r['ours']:7.2f} {r['stock']:6.2f} {r['ratio']:5.1f}x "
+              f"{'' if rep is None else f'{rep:7.2f}'}", flush=True)
+    xterm = xterm_rates(streams)
+    if xterm:
+        print("\nxterm.js headless (MB/s):")
+        for r in rows:
+            print(f"  {r['name']:52} {xterm.get(r['name'], '?'):>7}   ours {r['ours']:.2f}")
+    else:
+        print("\nxterm.js headless: not available (node and `npm install --prefix bench @xterm/headless`)")
+    print("\nsummary over", len(rows), "recordings (worst / median):")
+    for key, label in (("ratio", "ours vs HistoryScreen"), ("ours", "ours MB/s"), ("replay", "replay MB/s")):
+        vals = [r[key] for r in rows if r[key] is not None]
+        if vals:
+            worst = min(rows, key=lambda r: r[key] if r[key] is not None else float("inf"))
+            print(f"  {label:22} worst {min(vals):7.2f} ({worst['name']})  median {statistics.median(vals):7.2f}")
+    if xterm:
+        vals = [float(v) for v in xterm.values()]
+        print(f"  {'xterm.js MB/s':22} worst {min(vals):7.2f}  median {statistics.median(vals):7.2f}")
     if not a.skip_big:
-        print("\n== memory")
-        print(big_memory(a.big_mb))
-    print(f"\n(this process peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB)")
+        print("\n== memory\n" + big_memory(a.big_mb))
     return 0
 
 

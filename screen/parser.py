@@ -20,7 +20,8 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from pyte import modes
+from pyte import graphics, modes
+from pyte.screens import Char
 
 _TEXT_CLASS = r"[^\x00-\x1f\x7f-\x9f]"  # printable: not C0, DEL or C1
 _SGR_RUN = r"(?:\x1b\[[0-9;:]*+m)"
@@ -32,6 +33,9 @@ _SCAN = re.compile(
     # "Move, colour, write": CUP/HVP with plain numbers, then the SGR run
     # and the text that follow it.
     rf"(?P<cup>([0-9]{{0,6}}+(?:;[0-9]{{0,6}}+)?+)[Hf]({_SGR_RUN}*+)({_TEXT_CLASS}*+))"
+    # "Step, colour, write": relative moves (up, down, forward, back, to a
+    # column), how Ink and other inline TUIs redraw.
+    rf"|(?P<mv>([0-9]{{0,6}}+)([ABCDG])({_SGR_RUN}*+)({_TEXT_CLASS}*+))"
     # "Colour, write": a run of SGR sequences (`ESC[39m ESC[49m ESC[0m`), then
     # text; the run's first `ESC [` is the shared prefix, outside the group.
     rf"|(?P<sgr>([0-9;:]*+m{_SGR_RUN}*+)({_TEXT_CLASS}*+))"
@@ -40,6 +44,8 @@ _SCAN = re.compile(
     r"|(?P<priv>\?([0-9;]*+)([hl]))"
     r"|(?P<csi>([\x30-\x3f]*+)([\x20-\x2f]*+)([\x40-\x7e]))"
     r")"
+    # A line break and the text after it.
+    rf"|(?P<nl>(\r\n|\r|\n)({_TEXT_CLASS}*+))"
     r"|(?P<ctl>[\x00-\x1a\x1c-\x1f\x7f-\x9f])"
     # OSC, DCS, APC, PM, SOS up to BEL or ST.
     r"|(?P<str>\x1b([\]P_^X])(.*?)(?:\x07|\x1b\\|\x9c))"
@@ -62,6 +68,9 @@ _CUP_CACHE_MAX = 8192
 _TEXT, _CUP, _SGR, _EL = _G["text"], _G["cup"], _G["sgr"], _G["el"]
 _CUP_AT, _CUP_RUN, _CUP_TEXT = _G["cup"] + 1, _G["cup"] + 2, _G["cup"] + 3
 _EL_ARG = _G["el"] + 1
+_MV, _NL = _G["mv"], _G["nl"]
+_MV_N, _MV_F, _MV_RUN, _MV_TEXT = _G["mv"] + 1, _G["mv"] + 2, _G["mv"] + 3, _G["mv"] + 4
+_NL_BRK, _NL_TEXT = _G["nl"] + 1, _G["nl"] + 2
 _EL_HOW = {"": 0, "0": 0, "1": 1, "2": 2}
 _SGR_RUN_G, _SGR_TEXT = _G["sgr"] + 1, _G["sgr"] + 2
 _PRIV_PARAMS, _PRIV_FINAL = _G["priv"] + 1, _G["priv"] + 2
@@ -94,6 +103,7 @@ _CONTROLS: dict[str, str] = {
 }
 _DECTCEM = modes.DECTCEM
 _DECOM = modes.DECOM  # origin mode: CUP is relative to the scroll margins
+_LNM = modes.LNM  # newline mode: LF also returns the carriage
 
 
 def _sgr_params(raw: str) -> list[int]:
@@ -136,6 +146,71 @@ def _sgr_params(raw: str) -> list[int]:
     return out
 
 
+# SGR codes that set one attribute, as pyte's `select_graphic_rendition`
+# reads them: code -> (index in `Char`, value).
+_SGR_SET: dict[int, tuple[int, Any]] = {}
+for _code, _name in graphics.FG_ANSI.items():
+    _SGR_SET[_code] = (1, _name)
+for _code, _name in graphics.BG_ANSI.items():
+    _SGR_SET[_code] = (2, _name)
+for _code, _flag in graphics.TEXT.items():
+    _SGR_SET[_code] = (Char._fields.index(_flag[1:]), _flag[0] == "+")
+for _code, _name in graphics.FG_AIXTERM.items():
+    _SGR_SET[_code] = (1, _name)
+for _code, _name in graphics.BG_AIXTERM.items():
+    _SGR_SET[_code] = (2, _name)
+_COLOR_256 = graphics.FG_BG_256
+
+
+def compile_sgr(run: str) -> tuple[bool, tuple[tuple[int, Any], ...]]:
+    """What a run of SGR sequences does to any attributes: whether it resets
+    them first, and the fields it then sets (last one wins).
+
+    SGR is a pure function of (attributes, parameters) and a run's effect
+    does not depend on the attributes it starts from, so it is worked out
+    once per run text; truecolour gradients (a new colour for every cell)
+    then cost a tuple, not pyte's parsing. Follows pyte's reading exactly,
+    down to its quirks: `38;5;N` past 255 and cut-short colours set nothing.
+    """
+    reset = False
+    fields: dict[int, Any] = {}
+    for params in _SGR_ONE.findall(run):
+        codes = _sgr_params(params)
+        if not codes:  # pyte resets on an SGR left with no parameters (`58;5;N` alone)
+            reset = True
+            fields.clear()
+            continue
+        i, n = 0, len(codes)
+        while i < n:
+            a = codes[i]
+            i += 1
+            if a == 0:
+                reset = True
+                fields.clear()
+            elif a in _SGR_SET:
+                k, v = _SGR_SET[a]
+                fields[k] = v
+            elif a == 38 or a == 48:
+                k = 1 if a == 38 else 2
+                if i >= n:
+                    break
+                m = codes[i]
+                i += 1
+                if m == 5:
+                    if i >= n:
+                        break
+                    v = codes[i]
+                    i += 1
+                    if v < len(_COLOR_256):
+                        fields[k] = _COLOR_256[v]
+                elif m == 2:
+                    if i + 3 > n:
+                        break
+                    fields[k] = "{0:02x}{1:02x}{2:02x}".format(*codes[i:i + 3])
+                    i += 3
+    return reset, tuple(fields.items())
+
+
 def _int(s: str) -> int:
     try:
         return min(int(s), 9999) if s else 0
@@ -151,6 +226,7 @@ class Parser:
         self._pending = ""
         self._bound: dict[str, Callable[..., Any]] = {}
         self._sgr_cache: dict[tuple[Any, str], Any] = {}
+        self._sgr_runs: dict[str, tuple[bool, tuple[tuple[int, Any], ...]]] = {}
         self._cup_cache: dict[str, tuple[int, int]] = {}
         for table in (_CSI_METHODS, _ESC_METHODS, _CONTROLS):
             for name in table.values():
@@ -175,6 +251,7 @@ class Parser:
         draw = self._draw
         move = self._move
         erase_line = screen.erase_in_line
+        index, up, down = screen.index, screen.cursor_up, screen.cursor_down
         handlers = self._handlers
         cup_cache = self._cup_cache
         sgr_cache = self._sgr_cache
@@ -200,10 +277,51 @@ class Parser:
                 cursor.attrs = sgr_cache.get((cursor.attrs, run)) or self._sgr_run(run)
                 if text:
                     draw(text)
-            elif i == _EL:
-                erase_line(_EL_HOW[m.group(_EL_ARG)])
             elif i == _TEXT:
                 draw(m.group())
+            elif i == _NL:
+                brk, text = m.group(_NL_BRK, _NL_TEXT)
+                if brk == "\r":
+                    screen.cursor.x = 0
+                else:
+                    if brk == "\r\n":
+                        screen.cursor.x = 0
+                    index()
+                    if _LNM in screen.mode:
+                        screen.cursor.x = 0
+                if text:
+                    draw(text)
+            elif i == _EL:
+                erase_line(_EL_HOW[m.group(_EL_ARG)])
+            elif i == _MV:
+                num, final, run, text = m.group(_MV_N, _MV_F, _MV_RUN, _MV_TEXT)
+                n = int(num) if num else 1
+                if n == 0:
+                    n = 1
+                cursor = screen.cursor
+                cols = screen.columns
+                # As pyte's cursor_* methods (A and B stop at the margins).
+                if final == "G":
+                    cursor.x = n - 1 if n <= cols else cols - 1
+                elif final == "C":
+                    x = cursor.x + n
+                    cursor.x = x if x < cols else cols - 1
+                elif final == "D":
+                    x = cursor.x - n - (cursor.x == cols)
+                    cursor.x = x if x > 0 else 0
+                elif screen.margins is None:
+                    y = cursor.y - n if final == "A" else cursor.y + n
+                    cursor.y = y if y > 0 else 0
+                    if cursor.y >= screen.lines:
+                        cursor.y = screen.lines - 1
+                elif final == "A":
+                    up(n)
+                else:
+                    down(n)
+                if run:
+                    cursor.attrs = sgr_cache.get((cursor.attrs, run)) or self._sgr_run(run)
+                if text:
+                    draw(text)
             else:
                 handlers[i](m)  # type: ignore[index]
 
@@ -229,12 +347,26 @@ class Parser:
 
     def _sgr_run(self, run: str) -> Any:
         """The attributes after `run`, from the cursor's: SGR is pure in
-        (attributes, parameters), so the result is remembered."""
+        (attributes, parameters), so the result is remembered, and what the
+        run does is worked out once per run text (`compile_sgr`)."""
         screen = self.screen
-        key = (screen.cursor.attrs, run)
-        for params in _SGR_ONE.findall(run):
-            screen.select_graphic_rendition(*_sgr_params(params))
-        attrs = screen.cursor.attrs
+        start = screen.cursor.attrs
+        key = (start, run)
+        effect = self._sgr_runs.get(run)
+        if effect is None:
+            effect = compile_sgr(run)
+            if len(run) <= _SGR_KEY_MAX:
+                if len(self._sgr_runs) >= _SGR_CACHE_MAX:
+                    self._sgr_runs.clear()
+                self._sgr_runs[run] = effect
+        reset, fields = effect
+        attrs = screen.default_char if reset else start
+        if fields:
+            cells = list(attrs)
+            for k, v in fields:
+                cells[k] = v
+            attrs = tuple.__new__(Char, cells)
+        screen.cursor.attrs = attrs
         if len(run) <= _SGR_KEY_MAX:
             if len(self._sgr_cache) >= _SGR_CACHE_MAX:
                 self._sgr_cache.clear()

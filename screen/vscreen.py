@@ -114,6 +114,7 @@ def render_spans(line: dict[int, Char], columns: int) -> tuple[Span, ...]:
 
 
 _BLANK = Char(" ")
+_DEFAULT_REVERSE = Char(" ", reverse=True)
 
 
 def _as_static(line: dict[int, Char]) -> "StaticDefaultDict[int, Char]":
@@ -196,6 +197,14 @@ class HistoryLine:
         return f"HistoryLine({self.text!r}, width={self.width}, wrapped={self.wrapped})"
 
 
+def _history_cells(entry: HistoryLine) -> list[Char]:
+    """A history row's cells up to its extent (blank ones kept: they count)."""
+    cells = list(entry.cells[:entry.used])
+    if len(cells) < entry.used:
+        cells.extend([_BLANK] * (entry.used - len(cells)))
+    return cells
+
+
 class RowLayout(NamedTuple):
     """How a visible row is laid out: the width it was drawn at, and whether
     autowrap carried its text on to the next row."""
@@ -204,23 +213,26 @@ class RowLayout(NamedTuple):
     wrapped: bool
 
 
-_PRINTABLE_ASCII = [chr(c) for c in range(0x20, 0x7f)]
 
 
-def _cell_table(attrs: Char) -> dict[str, Char]:
-    """Interned cells of one set of attributes: cells are immutable, so a
-    character drawn with the same attributes is one object. A plain dict
-    (CPython specializes lookups on exact dicts only), filled with printable
-    ASCII and the wide-character stub; other characters are added by
-    `_intern` before they are looked up."""
-    cells = {ch: attrs._replace(data=ch) for ch in _PRINTABLE_ASCII}
-    cells[""] = attrs._replace(data="")
-    return cells
+class _Cells(dict):  # type: ignore[type-arg]
+    """Interned cells of one set of attributes, made on first use: cells are
+    immutable, so a character drawn with the same attributes is one object.
+    Nothing is made ahead: truecolour gradients (Amp) make nearly every set
+    of attributes new, and most are used for a character or two."""
+
+    __slots__ = ("tail",)
+
+    def __init__(self, attrs: Char) -> None:
+        super().__init__()
+        self.tail = tuple(attrs)[1:]
+
+    def __missing__(self, ch: str) -> Char:
+        cell = self[ch] = _new_char(Char, (ch, *self.tail))
+        return cell
 
 
-def _intern(cells: dict[str, Char], attrs: Char, data: str) -> None:
-    for ch in set(data).difference(cells):
-        cells[ch] = attrs._replace(data=ch)
+_new_char = tuple.__new__
 
 
 # Runs of at least this many cells are merged from a cache (a plain loop is
@@ -238,6 +250,21 @@ _WIDTHS: dict[str, int] = {}
 
 def _all_narrow(data: str) -> bool:
     """Every character takes exactly one cell (box drawing, bullets, accents)."""
+    known = _NARROW_TEXT.get(data)
+    if known is not None:
+        return known
+    ok = _all_narrow_chars(data)
+    if len(data) <= 16:
+        if len(_NARROW_TEXT) > 4096:
+            _NARROW_TEXT.clear()
+        _NARROW_TEXT[data] = ok
+    return ok
+
+
+_NARROW_TEXT: dict[str, bool] = {}  # short texts seen before (bullets, gradients' dots)
+
+
+def _all_narrow_chars(data: str) -> bool:
     cache = _WIDTH_ONE
     for ch in set(data):
         ok = cache.get(ch)
@@ -295,7 +322,7 @@ class VirtualScreen(pyte.Screen):
         self._snap_cols = 0
         # Per set of attributes: its interned cells, and the runs of cells
         # drawn with it, by (column, text).
-        self._cell_cache: dict[Char, tuple[dict[str, Char], dict[tuple[int, str], dict[int, Char]]]] = {}
+        self._cell_cache: dict[Char, tuple[_Cells, dict[tuple[int, str], dict[int, Char]]]] = {}
         # The tables of the attributes drawn with last, and those attributes.
         self._cells_attrs: Char | None = None
         self._cells: dict[str, Char] = {}
@@ -306,6 +333,11 @@ class VirtualScreen(pyte.Screen):
         super().__init__(columns, lines)
         self.buffer = self._new_buffer()
         self.parser = Parser(self)
+
+    @property
+    def default_char(self) -> Char:
+        """pyte builds this on every read; rows and resets read it often."""
+        return _DEFAULT_REVERSE if mo.DECSCNM in self.mode else _BLANK
 
     # -- input ------------------------------------------------------------
     def feed(self, data: str) -> None:
@@ -390,15 +422,9 @@ class VirtualScreen(pyte.Screen):
                     line.update(self._new_run(x, data))
                 else:
                     cells = self._cells
-                    try:
-                        for ch in data:
-                            line[x] = cells[ch]
-                            x += 1
-                    except KeyError:  # a character new to these attributes: go on from it
-                        _intern(cells, attrs, data)
-                        for ch in data[x - cursor.x:]:
-                            line[x] = cells[ch]
-                            x += 1
+                    for ch in data:
+                        line[x] = cells[ch]
+                        x += 1
                 cursor.x = end
                 self.dirty.add(y)
                 self._last_char = data[-1]
@@ -424,8 +450,6 @@ class VirtualScreen(pyte.Screen):
     def _new_run(self, x: int, data: str) -> dict[int, Char]:
         """The cells of `data` drawn from column `x`, kept for the next time."""
         cells = self._cells
-        if not data.isascii():
-            _intern(cells, self._cells_attrs, data)  # type: ignore[arg-type]
         run = dict(zip(range(x, x + len(data)), map(cells.__getitem__, data)))
         if len(data) <= _RUN_MAX:
             if self._run_cells > _RUN_BUDGET:
@@ -443,15 +467,12 @@ class VirtualScreen(pyte.Screen):
         if tables is None:
             if len(self._cell_cache) > 4096:
                 self._cell_cache.clear()
-            tables = self._cell_cache[attrs] = (_cell_table(attrs), {})  # type: ignore[index]
+            tables = self._cell_cache[attrs] = (_Cells(attrs), {})  # type: ignore[index]
         return tables
 
     def _cells_for(self, attrs: Char, data: str = "") -> dict[str, Char]:
-        """The cell table of `attrs`, holding every character of `data`."""
-        cells = self._cells if attrs is self._cells_attrs else self._tables_for(attrs)[0]
-        if data and not data.isascii():
-            _intern(cells, attrs, data)
-        return cells
+        """The cell table of `attrs`."""
+        return self._cells if attrs is self._cells_attrs else self._tables_for(attrs)[0]
 
     def _draw_wrapping(self, data: str) -> None:
         cursor = self.cursor
@@ -574,11 +595,26 @@ class VirtualScreen(pyte.Screen):
 
     # -- scrolling ----------------------------------------------------------
     def index(self) -> None:
-        top, bottom = self.margins or Margins(0, self.lines - 1)
-        if self.cursor.y == bottom:
+        cursor = self.cursor
+        margins = self.margins
+        if margins is None:
+            if cursor.y < self.lines - 1:
+                cursor.y += 1
+                return
+            # The whole screen scrolls (what every line of streamed output
+            # does): its top row goes to history, the rest move up in one go.
+            buf = self.buffer
+            self._push_history(buf.get(0))
+            moved = {y - 1: row for y, row in buf.items() if y}
+            buf.clear()
+            buf.update(moved)
+            self.dirty.update(range(self.lines))
+            return
+        top, bottom = margins
+        if cursor.y == bottom:
             self._scroll_up_region(top, bottom, 1)
-        elif self.cursor.y < self.lines - 1:
-            self.cursor.y += 1
+        elif cursor.y < self.lines - 1:
+            cursor.y += 1
 
     def _scroll_up_region(self, top: int, bottom: int, count: int) -> None:
         buf = self.buffer
@@ -663,6 +699,19 @@ class VirtualScreen(pyte.Screen):
         if count >= bottom + 1 - y0 - count:
             self._unwrap(bottom - count)  # the last row moved, when rows are emptied below it
         self.dirty.update(range(y0, bottom + 1))
+
+    def backspace(self) -> None:
+        """BS as tmux: one cell left, and from the first column back to the
+        last cell of the row above when that row wrapped into this one."""
+        cursor = self.cursor
+        if cursor.x == 0:
+            if cursor.y > 0:
+                above = self.buffer.get(cursor.y - 1)
+                if above is not None and above.wrapped:
+                    cursor.y -= 1
+                    cursor.x = self.columns - 1
+        else:
+            cursor.x = min(cursor.x, self.columns) - 1
 
     def set_margins(self, top: int | None = None, bottom: int | None = None) -> None:
         """DECSTBM: like tmux, resetting the margins also homes the cursor."""
@@ -800,7 +849,9 @@ class VirtualScreen(pyte.Screen):
             return
         if line and line.used < cols:
             # tmux keeps the extent of the erased cells (a reflow measures it).
-            line.used = _extent(line)
+            m = max(line) + 1
+            if m > lo and m > line.used:
+                line.used = m if line.fill is None else _extent(line)
         if attrs.bg == "default" and not attrs.reverse:
             # Erased cells are default blanks: drop the ones that exist.
             if hi - lo <= len(line):
@@ -1035,7 +1086,7 @@ class VirtualScreen(pyte.Screen):
                 self._shift_rows(-back)
                 for y in range(back - 1, -1, -1):
                     entry = sb.pop()
-                    row = buf[y] = self._row_from(list(entry.cells[:entry.used]), entry.wrapped)
+                    row = buf[y] = self._row_from(_history_cells(entry), entry.wrapped)
                     row.echo = entry.text
                 self.hscrolled -= back
                 cursor.y += back
@@ -1059,7 +1110,7 @@ class VirtualScreen(pyte.Screen):
         Rows of the screen that end up in the scrollback are recorded in the
         history (they left the visible screen) unless `record` is off."""
         old_cols, cursor, buf, sb = self.columns, self.cursor, self.buffer, self.scrollback
-        src = [RLine(list(e.cells[:e.used]), e.wrapped, True) for e in sb]
+        src = [RLine(_history_cells(e), e.wrapped, True) for e in sb]
         hsize_before = len(src)
         for y in range(self.lines):
             row = buf.get(y)

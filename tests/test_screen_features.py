@@ -1,9 +1,12 @@
 """The virtual screen's features, each driven by the byte sequences TUIs send."""
 from __future__ import annotations
 
+import pyte
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from screen.frames import FrameBuilder
+from screen.parser import _SGR_ONE, _sgr_params
 from screen.vscreen import VirtualScreen
 
 
@@ -244,3 +247,44 @@ def test_line_drawing_charset_applies_once_to_mixed_text():
     s = screen(cols=10, rows=1)
     s.feed("\x1b(0lq日qk\x1b(Bq")  # DEC special graphics, then back to ASCII
     assert s.text_lines() == ["┌─日─┐q"]
+
+
+SGR_CODES = st.sampled_from([0, 1, 2, 3, 4, 5, 7, 9, 22, 23, 24, 25, 27, 29, 30, 31, 37, 38, 39, 40, 47, 48,
+                             49, 58, 90, 97, 100, 107, 2, 5, 255, 256, 9999])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.lists(st.one_of(SGR_CODES.map(str), st.just("")), max_size=7), min_size=1, max_size=3),
+       st.sampled_from(["default", "red", "aabbcc"]), st.booleans())
+def test_an_sgr_run_sets_exactly_what_pyte_would(seqs, fg, bold):
+    # The screen works out what a run of SGR sequences does once per run
+    # text; applied to any starting attributes it must give pyte's result.
+    run = "\x1b[".join(";".join(s) + "m" for s in seqs)
+    ref = pyte.Screen(10, 2)
+    ref.cursor.attrs = ref.cursor.attrs._replace(fg=fg, bold=bold)
+    for params in _SGR_ONE.findall(run):
+        ref.select_graphic_rendition(*_sgr_params(params))
+    s = VirtualScreen(10, 2)
+    s.cursor.attrs = s.cursor.attrs._replace(fg=fg, bold=bold)
+    s.feed("\x1b[" + run + "x")
+    assert s.buffer[0][0] == ref.cursor.attrs._replace(data="x")
+
+
+MOVES = st.sampled_from(["\r", "\n", "\r\n", "\x1b[A", "\x1b[3A", "\x1b[0B", "\x1b[2B", "\x1b[C", "\x1b[7C",
+                         "\x1b[D", "\x1b[4D", "\x1b[G", "\x1b[5G", "\x1b[99G", "\x1b[2;3H", "\x1b[31m",
+                         "\x1b[0m", "\x1b[999999A", "\x1b[12C\x1b[1mab"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(MOVES, st.text(alphabet="abcdefgh ", min_size=1, max_size=12)), max_size=40))
+def test_relative_moves_and_line_breaks_do_what_pyte_does(parts):
+    # Moves, line breaks and the text after them are handled in the parser's
+    # loop, not through pyte's methods; the screen must not tell.
+    ref = pyte.Screen(10, 4)
+    stream = pyte.Stream(ref)
+    s = VirtualScreen(10, 4)
+    for p in parts:
+        stream.feed(p)
+        s.feed(p)
+        assert (s.cursor.x, s.cursor.y) == (ref.cursor.x, ref.cursor.y), p
+    assert s.text_lines() == [ln.rstrip() for ln in ref.display]
