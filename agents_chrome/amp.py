@@ -47,6 +47,26 @@ VERB_TOOL = {"explored": "search", "exploring": "search", "read": "Read", "readi
              "fetched": "read_web_page", "planned": "todo_write", "updated": "todo_write"}
 
 
+def popup_rows(frame: Frame) -> range:
+    """Rows of a menu box drawn over the conversation at the right (the one
+    after a first Ctrl+C): its top corner stands well inside the row and its
+    right edge at the screen's; a table in an answer starts at the left."""
+    lines = frame.lines
+    for y, ln in enumerate(lines):
+        c = ln.find("╭─")
+        body = ln.rstrip()
+        if c < 4 or not body.endswith("╮") and not body[:-1].rstrip().endswith("╮"):
+            continue
+        if len(body) < frame.columns - 4:
+            continue
+        for y2 in range(y + 1, len(lines)):
+            if lines[y2][c:c + 1] == "╰":
+                return range(y, y2 + 1)
+            if lines[y2][c:c + 1] not in ("│", "┃"):
+                break
+    return range(0)
+
+
 class AmpProfile(ChromeProfile):
     name = "amp"
     checked_versions = ("0.0.1790142911-g7618fb",)
@@ -59,6 +79,9 @@ class AmpProfile(ChromeProfile):
         LineRule("onboarding", "chrome", r"^\s*(\d/\d|Space to continue)\s*$"),
         LineRule("exit-logo", "chrome", r"^\s*[.#*+:=%@-]{3,}(\s{2,}\S.*)?$"),
         LineRule("exit-continue", "chrome", r"^\s*amp threads continue\b"),
+        # a table in an answer: a grid one column in, with inner separators (its
+        # rounded top and bottom edges are left out with the other box edges)
+        LineRule("table", "cont", r"^\s[├│](?=.*[┼│].*[┼│]).*[┤│]\s*$"),
         LineRule("box", "chrome", r"^\s*[╭╰│]"),
         LineRule("prompt", "user", r"^\s?┃\s(?P<body>.*)$"),
         LineRule("shell", "tool_call", rf"^\s{{0,2}}({STATUS}\s+)?\$\s(?P<body>.*?)\s*▸?\s*$"),
@@ -73,15 +96,17 @@ class AmpProfile(ChromeProfile):
         alternate screen a row a popup is drawn over (the menu after one
         Ctrl+C) is None: covered, the stitcher keeps the row it hid."""
         out: list[str | None] = []
-        for ln in without_scrollbar(frame, SCROLLBAR):
-            m = OVERLAY.search(ln)
-            if m and frame.alternate and m.start() > 0:
+        covered = popup_rows(frame) if frame.alternate else range(0)
+        for y, ln in enumerate(without_scrollbar(frame, SCROLLBAR)):
+            if y in covered:
                 out.append(None)
                 continue
-            ln = OVERLAY.sub("", ln).rstrip()  # a menu drawn over the right side (e.g. after one Ctrl+C)
+            if not frame.alternate:
+                ln = OVERLAY.sub("", ln).rstrip()  # a menu drawn over the right side (e.g. after one Ctrl+C)
             visible = ln.replace(" ", "")
             orb = sum(1 for c in visible if c in ORB_GLYPHS)
-            if ORB.match(ln) or (visible and (visible.count("─") >= max(5, 0.4 * len(visible))
+            grid = any(c in ln for c in "┬┼┴")  # a table's edge, not a half-drawn border
+            if ORB.match(ln) or (visible and not grid and (visible.count("─") >= max(5, 0.4 * len(visible))
                                               or orb >= max(4, 0.3 * len(visible)))):
                 ln = ""
             out.append(ln)
@@ -95,7 +120,10 @@ class AmpProfile(ChromeProfile):
                 return (0, y)
         return (0, len(frame.lines))
 
-    main_viewport = viewport
+    def main_viewport(self, frame: Frame) -> tuple[int, int] | None:
+        """The main screen holds only the exit banner (logo, title, `amp threads
+        continue`), wrapped on narrow screens: never conversation."""
+        return None
 
     def transcript(self, frames: Iterable[Frame]) -> list[TLine]:
         """Stitched like any full-screen TUI, keeping where a view continued the
@@ -146,6 +174,20 @@ class AmpProfile(ChromeProfile):
         for a, b in zip(labeled, labeled[1:]):
             if b.rule == "prompt" and a.rule in ("prompt", "prompt-row"):
                 b.kind, b.rule = "cont", "prompt-row"
+        # Every row of a prompt keeps the bar: the first row without it that
+        # no rule claims opens the answer (one that starts with a code block
+        # is indented past the answer's one column).
+        in_prompt = False
+        for lb in labeled:
+            if lb.rule in ("prompt", "prompt-row"):
+                in_prompt = True
+            elif lb.kind in ("blank", "chrome"):
+                continue
+            elif in_prompt and lb.kind == "cont":
+                lb.kind, lb.rule, lb.body = "assistant", "unmarked-answer", lb.line.text.rstrip()
+                in_prompt = False
+            else:
+                in_prompt = False
         return labeled
 
     def make_turn(self, kind: str, text: str, members: list[Labeled]) -> Turn | list[Turn] | None:

