@@ -19,6 +19,8 @@ syncs and imports lose nothing; the map (4 GiB, sparse) doubles when full.
 """
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 import struct
 import zlib
@@ -96,6 +98,28 @@ DAMAGED_HINT = ("nothing was changed; run `capsule-capture doctor` for details, 
                 "(README: Backup and restore) or move the folder aside to start a new archive")
 
 
+@contextlib.contextmanager
+def _opening(folder: Path, exclusive: bool) -> Iterator[None]:
+    """Serialise opening the archive between processes.
+
+    LMDB creates `data.mdb` empty and writes its meta pages during the first
+    open, so a second process checking the file at that instant would take a
+    new archive for a damaged one. Writers open under an exclusive lock on
+    `open.lock`, readers under a shared one; where the folder cannot hold the
+    lock file (read-only media) no writer can be creating anything.
+    """
+    try:
+        fd = os.open(folder / "open.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError:
+        yield
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+        yield
+    finally:
+        os.close(fd)
+
+
 class Store:
     """The archive. `readonly=True` for commands that only read: the
     environment is opened MDB_RDONLY (no write can happen, and a read-only
@@ -110,14 +134,18 @@ class Store:
         self.path = Path(path) if path else default_home() / "archive"
         self.readonly = readonly
         data = self.path / "data.mdb"
+        if not readonly or not data.exists():
+            self._create(default)
+        with _opening(self.path, exclusive=not readonly or not data.exists()):
+            self._open_checked(data, readonly)
+
+    def _open_checked(self, data: Path, readonly: bool) -> None:
         try:
             lmdbfile.check(data)
         except lmdbfile.BadDataFile as e:
             raise DamagedArchive(f"{data}: {e}; {DAMAGED_HINT}") from None
         except OSError as e:
             raise ArchiveError(describe_oserror(e)) from None
-        if not readonly or not data.exists():
-            self._create(default)
         if readonly and not data.exists():  # an empty archive to read (what `list` shows before any sync)
             try:
                 self._open(False).close()
