@@ -33,6 +33,7 @@ from agents_chrome.turns import Turn
 from screen.frames import Frame
 
 BOX_TOP = regex.compile(r"^\s*╭─")
+PROMPT_ROW = regex.compile(r"^\s?┃\s")
 OVERLAY = regex.compile(r"(\s{3,}[╭╰│┃].*|[╭╰]─.*[╮╯])\s*$")
 ORB_GLYPHS = set("•●·:")
 SCROLLBAR = set("█▐▌▕▏▁▂▃▄▅▆▇│┃")  # the scrollbar and its track, in the last column
@@ -45,6 +46,97 @@ VERB_TOOL = {"explored": "search", "exploring": "search", "read": "Read", "readi
              "edited": "edit_file", "editing": "edit_file", "created": "create_file", "ran": "shell_command",
              "running": "shell_command", "searched": "Grep", "searching": "Grep", "listed": "list_directory",
              "fetched": "read_web_page", "planned": "todo_write", "updated": "todo_write"}
+
+
+THUMB_PARTS = set("▁▂▃▄▅▆▇█")
+
+
+def thumb_at_end(frame: Frame, bottom: int) -> bool | None:
+    """Whether the conversation view ends where the thread does, read from
+    the scrollbar in the last column (rows above the input box): its track
+    is a reverse-video block, the thumb a plain one, so the view is at the
+    end when the lowest bar cell is a plain full block, and scrolled back
+    when it is track. No bar at all: the thread fits, the view is the end.
+    None when the cells are not known."""
+    if not frame.cells:
+        return None
+    edge = frame.columns - 1
+    low = None
+    for y in range(min(bottom, len(frame.cells))):
+        row = frame.cells[y]
+        if row is None or len(row) <= edge:
+            continue
+        c = row[edge]
+        if c.data in THUMB_PARTS and c.bg not in ("default", None):
+            low = c
+    if low is None:
+        return True
+    return low.data == "█" and not low.reverse
+
+
+class AmpStitcher(Stitcher):
+    """The generic stitcher, plus what a scrolled-back view can add: the rows
+    of a gap (an answer's top, never on the live view) that it shows."""
+
+    def reveal(self, view: list[str | None], time: float) -> None:
+        """Fill in a gap from a view the user scrolled back to.
+
+        The view must show the first row after a gap with every row below it
+        exactly as the document has them; its rows above that are inserted
+        there. When it also shows a row from just above the gap (the prompt),
+        the gap is whole and closed. Rows are only ever added: a view whose
+        upper anchor would drop document rows it does not show is an older
+        copy of repeated text, and only adds what lies below that anchor."""
+        view = [v or "" for v in view]
+        while view and not view[-1].strip():
+            view.pop()
+        doc = self.doc
+        for g in sorted(self.gaps, reverse=True):
+            q = next((y for y in range(g, len(doc)) if len(doc[y].strip()) >= 3), None)
+            if q is None:
+                continue
+            i = self._shown_at(view, q)
+            if i is None or i == 0:
+                continue
+            top, keep_gap = 0, True
+            shown = "".join("".join(v.split()) for v in view)
+            j = next((j for j in range(i - 1, -1, -1) if len(view[j].strip()) >= 3 and view[j] in self._pos
+                      and any(y < g for y in self._pos[view[j]])), None)
+            if j is not None:
+                r = max(y for y in self._pos[view[j]] if y < g)
+                if not all("".join(d.split()) in shown for d in doc[r + 1:g] if len(d.strip()) >= 3):
+                    continue  # an older copy of the rows above: where they belong is unknown
+                top, keep_gap, g = j + 1, False, r + 1
+            new = view[top:i]
+            if not any(len(v.strip()) >= 3 for v in new):
+                continue
+            # every prompt was on the live view when it was sent, so a gap
+            # never hides one; and what a gap hides is not (beyond the odd
+            # repeated row) what the document already holds below it
+            rows = [v for v in new if len(v.strip()) >= 3]
+            later = sum(1 for v in rows if any(y >= g for y in self._pos.get(v, ())))
+            if any(PROMPT_ROW.match(v) for v in rows) or 2 * later > len(rows):
+                continue
+            delta = len(new) - (q - g)
+            self.doc = doc[:g] + new + doc[q:]
+            self.times = self.times[:g] + [time] * len(new) + self.times[q:]
+            gaps = {x if x < g else x + delta for x in self.gaps if x != g and not g <= x < q}
+            if keep_gap:
+                gaps.add(g)
+            self.gaps = gaps
+            self._rebuild_index()
+            return
+
+    def _shown_at(self, view: list[str], q: int) -> int | None:
+        """The view row showing document row `q`, with every distinct row
+        below it in the view equal to the document's row there."""
+        for i, v in enumerate(view):
+            if v != self.doc[q]:
+                continue
+            pairs = list(zip(view[i:], self.doc[q:]))
+            if len(pairs) == len(view) - i and all(a == b for a, b in pairs if len(a.strip()) >= 3 or len(b.strip()) >= 3):
+                return i
+        return None
 
 
 def popup_rows(frame: Frame) -> range:
@@ -117,8 +209,19 @@ class AmpProfile(ChromeProfile):
             return None  # the animated welcome screen: no conversation yet
         for y in range(len(frame.lines) - 1, -1, -1):
             if BOX_TOP.match(frame.lines[y]):
+                if not self._box_spans(frame, y):
+                    return None  # laid out for another width: a resize not yet redrawn
                 return (0, y)
         return (0, len(frame.lines))
+
+    @staticmethod
+    def _box_spans(frame: Frame, y: int) -> bool:
+        """The input box is drawn from the first column to the last; right
+        after a resize the screen still holds rows laid out for the old
+        width (the box cut short, or ending mid-row with old rows beside
+        it), which are no view of the conversation at this width."""
+        ln = frame.lines[y].rstrip()
+        return len(ln) == frame.columns and ln.endswith("╮")
 
     def main_viewport(self, frame: Frame) -> tuple[int, int] | None:
         """The main screen holds only the exit banner (logo, title, `amp threads
@@ -134,8 +237,9 @@ class AmpProfile(ChromeProfile):
         self._after_gap: set[int] = set()
         out: list[TLine] = []
         block = 0
-        st: Stitcher | None = None
+        st: AmpStitcher | None = None
         last_main: Frame | None = None
+        last_size: tuple[int, int] | None = None
 
         def flush(st: Stitcher) -> None:
             for i, (t, tm) in enumerate(zip(st.doc, st.times)):
@@ -148,10 +252,22 @@ class AmpProfile(ChromeProfile):
             if f.alternate:
                 if st is None:
                     block += 1
-                    st = Stitcher(reach="view")
+                    st = AmpStitcher(reach="view")
                 vp = self.viewport(f)
+                if vp is not None and (f.columns, f.rows) != last_size:
+                    # Amp's first whole drawing at a new size goes over the
+                    # old size's rows as if they were cleared: rows of both
+                    last_size = (f.columns, f.rows)
+                    if st.doc:
+                        continue
                 if vp is not None:
-                    st.add(self.rows(f)[vp[0]:vp[1]], f.time)
+                    boxed = vp[1] < len(f.lines)
+                    pos = thumb_at_end(f, vp[1]) if boxed else None
+                    if pos is False:
+                        # scrolled back: adds only what the live view never showed
+                        st.reveal(self.rows(f)[vp[0]:vp[1]], f.time)
+                        continue
+                    st.add(self.rows(f)[vp[0]:vp[1]], f.time, at_end=bool(pos))
             else:
                 if st is not None:
                     flush(st)

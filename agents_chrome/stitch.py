@@ -128,7 +128,17 @@ class Stitcher:
                 return True
         return False
 
-    def add(self, view: Sequence[Row], time: float = 0.0) -> None:
+    def _shows_rest(self, view: Sequence[Row], o: int) -> bool:
+        """With the view at offset `o`, the text of the document from there
+        to its end is in the view (rewrapped, or a few rows changed)."""
+        shown = _squeeze("".join(v for v in view if v))
+        rest = [d for d in self.doc[max(0, o):] if _distinct(d) and any(c.isalnum() for c in d)]
+        return sum(1 for d in rest if _squeeze(d) not in shown) <= max(2, len(rest) // 8)
+
+    def add(self, view: Sequence[Row], time: float = 0.0, at_end: bool = False) -> None:
+        """`at_end`: the program shows (e.g. by its scrollbar) that the view
+        ends where the document does: it is never paging and never anchors
+        on an older copy of its lines away from the tail (Amp)."""
         view = list(view)
         while view and view[-1] is not None and not view[-1].strip():
             view.pop()
@@ -145,6 +155,14 @@ class Stitcher:
             return
         n, m = len(view), len(self.doc)
         votes = self._votes(view)
+        if at_end:
+            voted = bool(votes)
+            votes = Counter({o: v for o, v in votes.items()
+                             if o + n >= m - max(3, n // 3) and self._shows_rest(view, o)})
+            if voted and not votes:  # only older copies of its lines: it continues the document
+                self._replace(m, [], view, time)
+                self.gaps.add(m)
+                return
         n_distinct = sum(1 for v in view if _distinct(v))
         need = 2 if n_distinct > 2 else 1
         slack = max(3, n // 3)
@@ -163,10 +181,10 @@ class Stitcher:
                 o = max(o for o, v in votes.items() if v == best_v)
                 if self._is_page_back(view, o):
                     return
-        self._place(view, s, time, floor=floor, placed=placed)
+        self._place(view, s, time, floor=floor, placed=placed, at_end=at_end)
 
     def _place(self, view: list[Row], s: int, time: float, floor: int = 0,
-               placed: int | None = None) -> None:
+               placed: int | None = None, at_end: bool = False) -> None:
         doc, n = self.doc, len(view)
         window = doc[s:]
         # Blank and covered rows never anchor an alignment: each is made unique.
@@ -187,7 +205,7 @@ class Stitcher:
         first, last = blocks[0], blocks[-1]
         rest = window[last.a + last.size:]
         after = [v for v in view[last.b + last.size:] if _distinct(v)]
-        if sum(1 for ln in rest if _distinct(ln)) > max(3, n // 3) and len(after) <= 2:
+        if not at_end and sum(1 for ln in rest if _distinct(ln)) > max(3, n // 3) and len(after) <= 2:
             return  # the view ends well before the document does: paging
         # rows of the view above its first shared row: they replace the rows
         # just above in the document only as far as they resemble them
