@@ -129,11 +129,15 @@ class Stitcher:
         return False
 
     def _shows_rest(self, view: Sequence[Row], o: int) -> bool:
-        """With the view at offset `o`, the text of the document from there
-        to its end is in the view (rewrapped, or a few rows changed)."""
+        """With the view at offset `o`, the text of the document from its
+        first row the view shares to its end is in the view (rewrapped, or a
+        few rows changed)."""
         shown = _squeeze("".join(v for v in view if v))
-        rest = [d for d in self.doc[max(0, o):] if _distinct(d) and any(c.isalnum() for c in d)]
-        return sum(1 for d in rest if _squeeze(d) not in shown) <= max(2, len(rest) // 8)
+        m = len(self.doc)
+        first = next((o + i for i, v in enumerate(view) if _distinct(v) and 0 <= o + i < m and self.doc[o + i] == v), m)
+        rest = [d for d in self.doc[first:] if _distinct(d) and any(c.isalnum() for c in d)]
+        covered = sum(1 for v in view if v is None)  # under a popup: may hold any row
+        return sum(1 for d in rest if _squeeze(d) not in shown) <= max(2, len(rest) // 8) + covered
 
     def add(self, view: Sequence[Row], time: float = 0.0, at_end: bool = False) -> None:
         """`at_end`: the program shows (e.g. by its scrollbar) that the view
