@@ -24,7 +24,8 @@ def recording_id(path: str | Path) -> str:
     return "rec-" + h.hexdigest()[:16]
 
 
-def _iso(ts: float | None) -> str | None:
+def iso_time(ts: float | None) -> str | None:
+    """A recording time (epoch seconds) as ISO 8601 UTC; None for no or an impossible time."""
     if ts is None:
         return None
     try:
@@ -81,14 +82,14 @@ def replay(path: str | Path, agent: str | None = None, gap: float = DEFAULT_GAP,
     end_t = frames[-1].time if frames else 0.0
     for t in turns:
         if t.ts is None and start is not None and t.time is not None:
-            t.ts = _iso(float(start) + t.time)
+            t.ts = iso_time(float(start) + t.time)
     meta = {
         "id": recording_id(path),
         "agent": name,
         "title": header.title,
         "workspace": header.raw.get("cwd"),
-        "started_at": _iso(start),
-        "ended_at": _iso(float(start) + end_t) if start is not None else None,
+        "started_at": iso_time(start),
+        "ended_at": iso_time(float(start) + end_t) if start is not None else None,
         "sources": [{"vector": "screen", "path": str(path)}],
     }
     return meta, turns, labeled

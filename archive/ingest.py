@@ -20,7 +20,7 @@ import msgspec
 
 from archive import merge as merging
 from archive.discovery import Found, discover, fingerprint, unreadable
-from archive.record import Conversation, Source, Turn
+from archive.record import Conversation, Source, Turn, instant
 from archive.store import Store
 
 BATCH_CONVERSATIONS = 256
@@ -214,7 +214,7 @@ def _store_screen_in(txn, store: Store, screen: Conversation, source: str, offse
 
 def _import_in(txn, store: Store, screen: Conversation) -> str | None:  # type: ignore[no-untyped-def]
     lo = hi = None
-    t0, t1 = merging._when(screen.started_at), merging._when(screen.ended_at or screen.started_at)
+    t0, t1 = instant(screen.started_at), instant(screen.ended_at or screen.started_at)
     if t0 and t1:  # only natives that started near the recording (ISO strings sort by time)
         lo = (t0 - merging.WINDOW - timedelta(days=1)).isoformat()[:10]
         hi = (t1 + merging.WINDOW + timedelta(days=1)).isoformat()[:10] + "\xff"

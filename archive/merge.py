@@ -8,9 +8,9 @@ record holds without one (Amp's prompt history). Every turn keeps its
 """
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import timedelta
 
-from archive.record import Conversation, Source, Turn
+from archive.record import Conversation, Source, Turn, instant
 
 WINDOW = timedelta(minutes=30)
 
@@ -30,16 +30,6 @@ def segments(turns: list[Turn]) -> list[list[Turn]]:
     return segs
 
 
-def _when(ts: str | None) -> datetime | None:
-    if not ts:
-        return None
-    try:
-        d = datetime.fromisoformat(ts.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return d if d.tzinfo else None
-
-
 def match_score(native: Conversation, screen: Conversation) -> int:
     """How strongly a screen capture belongs to a native conversation (0: not at all)."""
     if native.agent != screen.agent:
@@ -47,8 +37,8 @@ def match_score(native: Conversation, screen: Conversation) -> int:
     if native.workspace and screen.workspace and native.workspace != screen.workspace:
         if not (native.workspace.endswith(screen.workspace) or screen.workspace.endswith(native.workspace)):
             return 0
-    a0, a1 = _when(native.started_at), _when(native.ended_at) or _when(native.started_at)
-    b0, b1 = _when(screen.started_at), _when(screen.ended_at) or _when(screen.started_at)
+    a0, a1 = instant(native.started_at), instant(native.ended_at) or instant(native.started_at)
+    b0, b1 = instant(screen.started_at), instant(screen.ended_at) or instant(screen.started_at)
     if a0 and b0 and a1 and b1 and (b0 > a1 + WINDOW or a0 > b1 + WINDOW):
         return 0
     prompts = {norm(t.text) for t in native.turns if t.role == "user"}

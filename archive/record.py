@@ -7,6 +7,7 @@ and the source's own line verbatim in `raw`, so nothing is thrown away.
 from __future__ import annotations
 
 import hashlib
+from datetime import datetime
 from typing import Any
 
 import msgspec
@@ -51,6 +52,18 @@ class Conversation(msgspec.Struct, omit_defaults=True):
 
 _enc = msgspec.msgpack.Encoder()
 _dec = msgspec.msgpack.Decoder(Conversation)
+
+
+def instant(ts: str | None) -> "datetime | None":
+    """An archived ISO 8601 time as an aware datetime; None when absent, unreadable or without an offset
+    (a time whose zone is unknown cannot be placed against another)."""
+    if not ts or not isinstance(ts, str):
+        return None
+    try:
+        d = datetime.fromisoformat(ts.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return d if d.tzinfo else None
 
 
 def encode(conv: Conversation) -> bytes:

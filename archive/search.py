@@ -119,8 +119,8 @@ def search(store: Store, query: str, limit: int = 20) -> list[Hit]:
 
 
 def _ts(c: Conversation) -> float:
-    from archive.merge import _when
-    d = _when(c.started_at)
+    from archive.record import instant
+    d = instant(c.started_at)
     return d.timestamp() if d else 0.0
 
 

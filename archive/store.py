@@ -33,7 +33,7 @@ import msgspec
 from archive import lmdbfile
 from archive.errors import ArchiveError, DamagedArchive, describe_oserror
 from archive.private import private_dir, private_file
-from archive.record import Conversation, Turn, checked, summary
+from archive.record import Conversation, checked, summary
 from archive.tokens import terms, tokens
 
 MAP_SIZE = 1 << 32  # 4 GiB, sparse

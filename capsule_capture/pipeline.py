@@ -26,11 +26,11 @@ import stat
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterator
 
-from agents_chrome.replay import reconstruct, recording_id
+from agents_chrome.replay import iso_time, reconstruct, recording_id
 from archive.record import Conversation, Source, Turn
 from screen.cast import CastError, CastHeader, CastReader
 from screen.frames import DEFAULT_GAP, Frame, FrameBuilder
@@ -43,15 +43,6 @@ NO_ARCHIVE_FIELD = "capsule_capture_archive"
 #: wall seconds without growth after which the recorder's last output is a quiet point
 QUIET_WALL = 0.5
 READ_CHUNK = 1 << 20
-
-
-def _iso(ts: float | None) -> str | None:
-    if ts is None:
-        return None
-    try:
-        return datetime.fromtimestamp(float(ts), tz=timezone.utc).isoformat()
-    except (OverflowError, OSError, ValueError, TypeError):
-        return None
 
 
 class _Lines:
@@ -204,14 +195,14 @@ def build_conversation(cid: str, agent: str, header: CastHeader, made: list[Any]
     for i, t in enumerate(made):
         ts = t.ts
         if ts is None and start is not None and t.time is not None:
-            ts = _iso(float(start) + t.time)
+            ts = iso_time(float(start) + t.time)
         turns.append(Turn(t.role, t.text or "", name=t.name, input=t.input, ts=ts, vector="screen",
                           key=f"screen:{i}"))
     title = header.title if isinstance(header.title, str) and header.title else \
         next((t.text[:80] for t in turns if t.role == "user"), None)
     cwd = header.raw.get("cwd")
     return Conversation(id=cid, agent=agent, title=title, workspace=cwd if isinstance(cwd, str) else None,
-                        started_at=_iso(start), ended_at=_iso(float(start) + end_t) if start is not None else None,
+                        started_at=iso_time(start), ended_at=iso_time(float(start) + end_t) if start is not None else None,
                         sources=[Source("screen", str(Path(path).resolve()))], turns=turns)
 
 

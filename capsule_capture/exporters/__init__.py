@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import importlib
 from pathlib import Path
-from typing import Protocol, Sequence
+from typing import Any, Iterator, Protocol, Sequence
 
 # format name -> module exposing `export(store, ids, out) -> int` and `HELP`
 FORMATS: dict[str, str] = {
@@ -35,6 +35,22 @@ def available() -> list[str]:
             continue
         out.append(name)
     return out
+
+
+def conversations(store, ids: Sequence[str]) -> Iterator[Any]:  # type: ignore[no-untyped-def]
+    """The archived conversations of `ids`; one deleted since the ids were read is passed over."""
+    for cid in ids:
+        conv = store.get(cid, raw=False)
+        if conv is not None:
+            yield conv
+
+
+def write_private(path: Path, text: str) -> None:
+    """Write `path` as a 0600 file in 0700 folders: what we export is as private as the archive."""
+    from archive.private import open_private, private_dir
+    private_dir(path.parent)
+    with open_private(path, "w", encoding="utf-8") as fh:
+        fh.write(text)
 
 
 def exporter(fmt: str) -> Exporter:

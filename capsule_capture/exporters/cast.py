@@ -14,9 +14,10 @@ import json
 import math
 import os
 import sys
-from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterator, Sequence
+
+from archive.record import instant
 
 HELP = "the recording (asciicast v2/v3) with a marker at each turn's start (its prompt)"
 LABEL_WORDS = 8
@@ -34,16 +35,6 @@ def label(role: str, text: str, name: str | None = None) -> str:
     return words if role == "user" else f"{ROLE_MARK.get(role, role)} {words}".strip()
 
 
-def _epoch(ts: str | None) -> float | None:
-    if not ts:
-        return None
-    try:
-        d = datetime.fromisoformat(ts.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return d.timestamp() if d.tzinfo else None
-
-
 def markers(turns: Sequence[Any], start: float | None, duration: float) -> list[tuple[float, str]]:
     """(seconds into the recording, label) for each turn seen inside it, in time order.
 
@@ -55,7 +46,8 @@ def markers(turns: Sequence[Any], start: float | None, duration: float) -> list[
     out = []
     prompts = [t for t in turns if t.role == "user"]
     for t in prompts or list(turns)[:1]:
-        at = _epoch(t.ts)
+        when = instant(t.ts)
+        at = when.timestamp() if when else None
         if at is None:
             continue
         rel = at - start
@@ -134,11 +126,10 @@ def write_with_markers(src: Path, dst: Path, turns: Sequence[Any]) -> int:
 
 def export(store, ids: Sequence[str], out: Path, fmt: str) -> int:  # type: ignore[no-untyped-def]
     """One `<id>.cast` per conversation that has a recording (`<id>-2.cast`... for more)."""
+    from capsule_capture.exporters import conversations
     n = 0
-    for cid in ids:
-        conv = store.get(cid, raw=False)
-        if conv is None:
-            continue
+    for conv in conversations(store, ids):
+        cid = conv.id
         srcs = [Path(s.path) for s in conv.sources if s.vector == "screen"]
         ok = [p for p in srcs if p.is_file()]
         if not ok:

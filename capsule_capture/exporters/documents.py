@@ -9,15 +9,13 @@ from typing import Sequence
 def export(store, ids: Sequence[str], out: Path, fmt: str) -> int:  # type: ignore[no-untyped-def]
     from archive.record import to_json
     from capsule_capture.render import conversation_markdown
+    from capsule_capture.exporters import conversations, write_private
     n = 0
-    for cid in ids:
-        conv = store.get(cid, raw=False)
-        if conv is None:
-            continue
+    for conv in conversations(store, ids):
         data = to_json(conv)
         if fmt == "json":
-            (out / f"{cid}.json").write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+            write_private(out / f"{conv.id}.json", json.dumps(data, ensure_ascii=False, indent=1))
         else:
-            (out / f"{cid}.md").write_text(conversation_markdown(data), encoding="utf-8")
+            write_private(out / f"{conv.id}.md", conversation_markdown(data))
         n += 1
     return n

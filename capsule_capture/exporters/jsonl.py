@@ -43,13 +43,10 @@ def events(conv: Any) -> list[dict[str, Any]]:
 
 
 def export(store, ids: Sequence[str], out: Path, fmt: str) -> int:  # type: ignore[no-untyped-def]
-    from capsule_capture.exporters.notes import write_private
+    from capsule_capture.exporters import conversations, write_private
     n = 0
-    for cid in ids:
-        conv = store.get(cid, raw=False)
-        if conv is None:
-            continue
+    for conv in conversations(store, ids):
         text = "".join(json.dumps(e, ensure_ascii=False, default=str) + "\n" for e in events(conv))
-        write_private(out / f"{cid}.jsonl", text)
+        write_private(out / f"{conv.id}.jsonl", text)
         n += 1
     return n

@@ -26,23 +26,6 @@ _UNSAFE = re.compile(r"[\\/:#^\[\]|*\"<>?\x00-\x1f\x7f-\x9f\u2028\u2029]+")
 _TAG = re.compile(r"[^\w/-]+")
 
 
-def write_private(path: Path, text: str) -> None:
-    """Write `path` as a 0600 file, creating missing folders 0700 and tightening
-    the export folder when it is ours (what we export is as private as the archive)."""
-    from capsule_capture.fork import make_private_dirs
-    make_private_dirs(path.parent)
-    try:
-        st = path.parent.stat()
-        if st.st_uid == os.getuid() and st.st_mode & 0o077:
-            os.chmod(path.parent, st.st_mode & 0o700)
-    except OSError:
-        pass
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    os.fchmod(fd, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(text)
-
-
 def _local(ts: str | None) -> datetime | None:
     if not ts:
         return None
@@ -140,7 +123,8 @@ def render(key: tuple[str, str], convs: list[Any], names: dict[tuple[str, str], 
 
 
 def export(store, ids: Sequence[str], out: Path, fmt: str) -> int:  # type: ignore[no-untyped-def]
-    convs = [c for c in (store.get(cid, raw=False) for cid in ids) if c is not None]
+    from capsule_capture.exporters import conversations, write_private
+    convs = list(conversations(store, ids))
     groups = plan(convs)
     names = note_names(list(groups))
     for key, cs in groups.items():
