@@ -74,6 +74,20 @@ def thumb_at_end(frame: Frame, bottom: int) -> bool | None:
     return low.data == "█" and not low.reverse
 
 
+def stale_rows(first: Frame, after: Frame) -> bool:
+    """`first` is `after` with old text showing through: rows where every
+    character `after` draws is in place and more stand where it has blanks
+    (a first drawing at a new size that wrote over old rows uncleared)."""
+    n = 0
+    for a, b in zip(without_scrollbar(first, SCROLLBAR), without_scrollbar(after, SCROLLBAR)):
+        if a == b or len(b.strip()) < 3 or len(a) < len(b):
+            continue
+        if all(cb == " " or ca == cb for ca, cb in zip(a, b)) and any(
+                cb == " " and ca != " " for ca, cb in zip(a, b.ljust(len(a)))):
+            n += 1
+    return n >= 2
+
+
 class AmpStitcher(Stitcher):
     """The generic stitcher, plus what a scrolled-back view can add: the rows
     of a gap (an answer's top, never on the live view) that it shows."""
@@ -248,32 +262,51 @@ class AmpProfile(ChromeProfile):
                     self._after_gap.add(id(line))
                 out.append(line)
 
+        # Amp's first whole drawing at a new size can go over the old size's
+        # rows as if they were cleared, leaving old text after new text on a
+        # row; the next drawing at that size settles it. So a first drawing
+        # waits for the next one and is dropped when some of its rows are
+        # that next drawing's rows with more text after them.
+        pending: Frame | None = None
+
+        def feed(st: AmpStitcher, f: Frame, vp: tuple[int, int]) -> None:
+            boxed = vp[1] < len(f.lines)
+            pos = thumb_at_end(f, vp[1]) if boxed else None
+            if pos is False:
+                # scrolled back: adds only what the live view never showed
+                st.reveal(self.rows(f)[vp[0]:vp[1]], f.time)
+            else:
+                st.add(self.rows(f)[vp[0]:vp[1]], f.time, at_end=bool(pos))
+
         for f in frames:
             if f.alternate:
                 if st is None:
                     block += 1
                     st = AmpStitcher(reach="view")
                 vp = self.viewport(f)
-                if vp is not None and (f.columns, f.rows) != last_size:
-                    # Amp's first whole drawing at a new size goes over the
-                    # old size's rows as if they were cleared: rows of both
+                if vp is None:
+                    continue
+                if pending is not None:
+                    p, pending = pending, None
+                    if (p.columns, p.rows) != (f.columns, f.rows) or not stale_rows(p, f):
+                        feed(st, p, self.viewport(p) or vp)
+                if (f.columns, f.rows) != last_size:
                     last_size = (f.columns, f.rows)
                     if st.doc:
+                        pending = f
                         continue
-                if vp is not None:
-                    boxed = vp[1] < len(f.lines)
-                    pos = thumb_at_end(f, vp[1]) if boxed else None
-                    if pos is False:
-                        # scrolled back: adds only what the live view never showed
-                        st.reveal(self.rows(f)[vp[0]:vp[1]], f.time)
-                        continue
-                    st.add(self.rows(f)[vp[0]:vp[1]], f.time, at_end=bool(pos))
+                feed(st, f, vp)
             else:
                 if st is not None:
+                    if pending is not None:
+                        feed(st, pending, self.viewport(pending) or (0, 0))
+                        pending = None
                     flush(st)
                     st = None
                 last_main = f
         if st is not None:
+            if pending is not None:
+                feed(st, pending, self.viewport(pending) or (0, 0))
             flush(st)
         if last_main is not None:
             vp = self.main_viewport(last_main)
