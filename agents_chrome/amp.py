@@ -88,9 +88,85 @@ def stale_rows(first: Frame, after: Frame) -> bool:
     return n >= 2
 
 
+def _sq(s: str) -> str:
+    return "".join(s.split())
+
+
+def _mostly_in(rows: list[str], text: str) -> bool:
+    rows = [r for r in rows if len(r.strip()) >= 3]
+    return sum(1 for r in rows if _sq(r) in text) >= 0.8 * len(rows)
+
+
 class AmpStitcher(Stitcher):
     """The generic stitcher, plus what a scrolled-back view can add: the rows
-    of a gap (an answer's top, never on the live view) that it shows."""
+    of a gap (an answer's top, never on the live view) that it shows; one
+    per width the thread was laid out at, spliced together at prompts."""
+
+    width: int | None = None
+
+    def fork(self) -> "AmpStitcher":
+        """A copy holding the document so far; this one starts afresh."""
+        old = AmpStitcher(reach=self.reach)
+        old.doc, old.times, old.gaps, old.width = self.doc, self.times, self.gaps, self.width
+        self.doc, self.times, self.gaps = [], [], set()
+        self._rebuild_index()
+        return old
+
+    def splice(self, later: "AmpStitcher") -> "AmpStitcher":
+        """This document continued by `later`, stitched at another width.
+
+        `later` starts with the end of the thread as re-laid out. The prompts
+        it opens with are this document's last prompts: from the first of
+        them on, each turn is taken from whichever document holds more of
+        its text (the other width may have shown an answer's top, or only
+        its end). When it shows none of them, its rows above its first
+        prompt are the rest of this document's last answer: kept when this
+        document lacks their text, left out when it holds it."""
+        mine = [(r, t, i in self.gaps) for i, (r, t) in enumerate(zip(self.doc, self.times))]
+        theirs = [(r, t, i in later.gaps) for i, (r, t) in enumerate(zip(later.doc, later.times))]
+        b = [i for i, (r, _, _) in enumerate(mine) if PROMPT_ROW.match(r)]
+        q = [j for j, (r, _, _) in enumerate(theirs) if PROMPT_ROW.match(r)]
+
+        def same(i: int, j: int) -> bool:
+            x, y = _sq(mine[i][0]), _sq(theirs[j][0])
+            return x.startswith(y) or y.startswith(x)
+
+        # the later document may open with older turns too: its prompts from
+        # some u on are this document's last ones
+        shared, u = 0, 0
+        for u in range(len(q)):
+            shared = next((t for t in range(min(len(b), len(q) - u), 0, -1)
+                           if all(same(b[len(b) - t + k], q[u + k]) for k in range(t))), 0)
+            if shared:
+                q = q[u:]
+                break
+
+        def text(rows: list) -> int:
+            return len(_sq("".join(r for r, _, _ in rows)))
+
+        if shared:
+            bb, qq = b[len(b) - shared:] + [len(mine)], q[:shared + 1] if len(q) > shared else q[:shared] + [len(theirs)]
+            rows = mine[:bb[0]]
+            for k in range(shared):
+                seg_mine, seg_theirs = mine[bb[k]:bb[k + 1]], theirs[qq[k]:qq[k + 1]]
+                rows += seg_theirs if text(seg_theirs) >= text(seg_mine) else seg_mine
+            rows += theirs[qq[shared]:]
+        else:
+            k = q[0] if q else len(theirs)
+            last = b[-1] if b else -1
+            tail, head = [r for r, _, _ in mine[last + 1:]], [r for r, _, _ in theirs[:k]]
+            if _mostly_in(head, _sq("".join(tail))):
+                rows = mine + theirs[k:]
+            elif b and _mostly_in(tail, _sq("".join(head))):
+                rows = mine[:last + 1] + theirs
+            else:
+                rows = mine + [(r, t, g or j == 0) for j, (r, t, g) in enumerate(theirs)]
+        out = AmpStitcher(reach=self.reach)
+        out.doc = [r for r, _, _ in rows]
+        out.times = [t for _, t, _ in rows]
+        out.gaps = {i for i, (_, _, g) in enumerate(rows) if g}
+        out.width = later.width
+        return out
 
     def reveal(self, view: list[str | None], time: float) -> None:
         """Fill in a gap from a view the user scrolled back to.
@@ -255,7 +331,13 @@ class AmpProfile(ChromeProfile):
         last_main: Frame | None = None
         last_size: tuple[int, int] | None = None
 
-        def flush(st: Stitcher) -> None:
+        def flush(st: AmpStitcher) -> None:
+            if parts:
+                acc = parts[0]
+                for nxt in parts[1:] + [st]:
+                    acc = acc.splice(nxt)
+                st = acc
+            parts.clear()
             for i, (t, tm) in enumerate(zip(st.doc, st.times)):
                 line = TLine(t, tm, "alt", block)
                 if i in st.gaps:
@@ -269,7 +351,16 @@ class AmpProfile(ChromeProfile):
         # that next drawing's rows with more text after them.
         pending: Frame | None = None
 
+        parts: list[AmpStitcher] = []
+
         def feed(st: AmpStitcher, f: Frame, vp: tuple[int, int]) -> None:
+            if st.width is None:
+                st.width = f.columns
+            elif f.columns != st.width and st.doc:
+                # Amp lays the whole thread out again at a new width: its
+                # rows are stitched apart and spliced on at a prompt
+                parts.append(st.fork())
+                st.width = f.columns
             boxed = vp[1] < len(f.lines)
             pos = thumb_at_end(f, vp[1]) if boxed else None
             if pos is False:
