@@ -42,6 +42,8 @@ SUMMARY_TOOL = {"ran": "Bash", "read": "Read", "listed": "LS", "searched": "Grep
                 "fetched": "WebFetch", "found": "Glob"}
 # Tool headers that show an action instead of the tool's name.
 DISPLAY_TOOL = {"Update": "Edit", "Create": "Write"}
+# A key hint closing a row, "(ctrl+o to expand)": the UI's, not the call's.
+KEY_HINT = regex.compile(r"\s*\((?i:ctrl|shift|alt|meta|cmd)\+\w+ to [^()]*\)\s*$")
 TOOL_CALL = regex.compile(r"^●\s+(?P<name>[A-Z][A-Za-z0-9_]*(?:\s?\([A-Za-z0-9_]+\))?|mcp__\S+)\((?P<arg>.*?)\)?\s*$")
 
 
@@ -116,6 +118,7 @@ class ClaudeCodeProfile(ChromeProfile):
 
     def make_turn(self, kind: str, text: str, members: list[Labeled]) -> Turn | list[Turn] | None:
         if kind == "tool_call":
+            text = "\n".join(KEY_HINT.sub("", ln) for ln in text.splitlines())
             first = members[0]
             if first.rule == "tool-summary":
                 return _summary_turns(text)

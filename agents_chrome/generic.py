@@ -5,7 +5,8 @@ It knows no agent, only what terminal UIs share:
   horizontal rule or a box: frames are cut above the topmost rule of
   their last dozen rows;
 - a scrollbar may occupy the last column;
-- spinners (braille, stars), box borders, progress bars, timers, key hints
+- spinners (braille, stars; a braille glyph also when it opens the body
+  of a barred row), box borders, progress bars, timers, key hints
   (`esc to interrupt`, `ctrl+…`, `? for shortcuts`), token and context
   counters are chrome;
 - a prompt opens at a prompt marker (`>`, `❯`, `›`, `✨`, `┃`, `$`), and
@@ -25,6 +26,9 @@ from screen.frames import Frame
 
 RULE = regex.compile(r"^\s*[╭╰┌└╹╵]?[─━═▀▄]{8,}")
 BAR = regex.compile(r"^\s*[┃│▌▎]")
+# A braille glyph opening a row's body (after any bar) is a spinner: the row
+# is a pending step being animated, redrawn later in its settled form.
+SPINNER_BODY = regex.compile(r"^[\u2800-\u28ff]\s")
 SCROLLBAR = set("█▐▌▕▏▁▂▃▄▅▆▇│┃")
 DENSE = set("•●·:.")
 
@@ -72,6 +76,9 @@ class GenericProfile(ChromeProfile):
         # that opens with `$ ` is a shell call and the rows under it its output.
         prev = None
         for lb in labeled:
+            if lb.kind != "chrome" and lb.body is not None and SPINNER_BODY.match(lb.body.lstrip()):
+                lb.kind, lb.rule = "chrome", "bar-spinner"
+                continue
             if lb.rule == "prompt" and lb.body.startswith("$ "):
                 lb.kind, lb.rule, lb.body = "tool_call", "shell", lb.body[2:]
             elif lb.rule == "prompt" and prev is not None and prev.rule in ("prompt", "prompt-row"):

@@ -43,3 +43,15 @@ def test_generic_beats_the_raw_screen(cast):
     assert common > 0, "no answer word under its prompt"
     for t in conv["turns"]:
         assert not CHROME.search(t["text"]), t["text"][:200]
+
+
+def test_a_braille_spinner_inside_a_bar_is_chrome():
+    from agents_chrome.generic import PROFILE as GENERIC
+    from agents_chrome.transcript import TLine
+
+    rows = ["┃  list the files", "┃", "┃  ⠼ ls src", "┃", "┃  $ ls src", "┃  app.py", "", "● Two files."]
+    labeled = GENERIC.label([TLine(r, 0.0, "alt", 1) for r in rows])
+    kinds = {lb.line.text: lb.kind for lb in labeled}
+    assert kinds["┃  ⠼ ls src"] == "chrome"
+    assert kinds["┃  $ ls src"] == "tool_call"
+    assert kinds["┃  list the files"] == "user"
