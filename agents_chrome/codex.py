@@ -16,7 +16,9 @@ Screen anatomy:
 - status: `• Working (0s • esc to interrupt)`, `Worked for 1s • 07:24`,
   tips `└ Tip: …`, `↓ Back to bottom · esc` while paging;
 - the composer at the bottom (a background card, `› Ask Codex to do
-  anything`) with footer rows under it; slash commands echo as `/status`
+  anything`) with footer rows under it, and while `/…` is typed a popup of
+  commands right above it (`/name   description`, the selected row on a
+  highlight background); slash commands echo as `/status`
   followed by their panel (a system turn);
 - at exit: `Token usage: …`, `To continue this session, run: codex resume …`.
 """
@@ -35,6 +37,11 @@ from screen.frames import Frame
 # A list typed in a prompt, as Codex renders the prompt's markdown: under the
 # prompt and a blank row, indented two, with a bullet or a number.
 PROMPT_LIST_ROW = regex.compile(r"^  (?P<mk>[•◦▪\-*]|\d+[.)])\s+\S")
+# The slash-command popup drawn right above the composer while `/…` is
+# typed: `/name   description` rows (the selected one on a highlight
+# background), long descriptions wrapped under their column.
+MENU_ROW = regex.compile(r"^(?:›\s|\s\s)/[a-z][\w-]*\s{2,}\S")
+MENU_CONT = regex.compile(r"^\s{6,}\S")
 EXPLORE_ITEM = regex.compile(r"^\s*(?:└\s+)?(?P<verb>List|Read|Search|Find|Grep|Glob|Open|View)\s+(?P<arg>.+)$")
 
 
@@ -99,7 +106,7 @@ class CodexProfile(ChromeProfile):
         if y >= 0 and full_bg(frame, y) is not None:
             while y > 0 and full_bg(frame, y - 1) is not None:
                 y -= 1
-            end = y
+            end = _above_menu(frame, y)
         start = 0
         # A sticky header: one background row at the top, no card around it.
         if n > 1 and full_bg(frame, 0) is not None and full_bg(frame, 1) is None and frame.lines[0].strip():
@@ -191,6 +198,19 @@ class CodexProfile(ChromeProfile):
             rows = [regex.sub(r"^(\s*)[•◦▪]\s", r"\1- ", r) for r in text.splitlines()]
             return Turn("user", "\n".join(r for r in rows if r.strip()))
         return Turn(kind, text)
+
+
+def _above_menu(frame: Frame, end: int) -> int:
+    """Where the conversation ends when a slash-command popup sits on the
+    composer: above the popup's rows (one of them highlighted), else `end`."""
+    lines = frame.lines
+    y, top, lit = end, None, False
+    while y > 0 and (MENU_ROW.match(lines[y - 1]) or MENU_CONT.match(lines[y - 1])):
+        y -= 1
+        lit = lit or full_bg(frame, y) is not None
+        if MENU_ROW.match(lines[y]):
+            top = y
+    return top if top is not None and lit else end
 
 
 def _prompt_lists(labeled: list[Labeled]) -> None:

@@ -18,7 +18,7 @@ from typing import Callable, Iterable
 import regex
 
 from screen.frames import Frame
-from agents_chrome.stitch import Stitcher
+from agents_chrome.relayout import LayoutStitcher
 
 # Rows [start, end) of a frame that hold conversation, or None to skip it.
 Viewport = Callable[[Frame], "tuple[int, int] | None"]
@@ -73,7 +73,7 @@ def build_transcript(frames: Iterable[Frame], viewport: Viewport = whole_screen,
     out: list[TLine] = []
     marks: list[tuple[int, int]] = []  # (transcript position, screen rows then)
     block = 0
-    stitcher: Stitcher | None = None
+    stitcher: LayoutStitcher | None = None
     last_main: Frame | None = None
     for f in frames:
         if not f.alternate and stitcher is not None:
@@ -90,10 +90,10 @@ def build_transcript(frames: Iterable[Frame], viewport: Viewport = whole_screen,
         if f.alternate:
             if stitcher is None:
                 block += 1
-                stitcher = Stitcher()
+                stitcher = LayoutStitcher()
             vp = viewport(f)
             if vp is not None:
-                stitcher.add(rows(f)[vp[0]:vp[1]], f.time)
+                stitcher.add(rows(f)[vp[0]:vp[1]], f.time, width=f.columns)
         else:
             last_main = f
     if stitcher is not None:

@@ -193,3 +193,95 @@ def test_a_view_sharing_only_a_repeated_chrome_row_cuts_nothing():
     st.add([rule, "", "  Here is a table:", "  ┌──────┬──────┐", "  │ a    │ b    │", "  └──────┴──────┘"])
     assert st.doc[:len(doc)] == doc
     assert st.doc[-3:] == ["  ┌──────┬──────┐", "  │ a    │ b    │", "  └──────┴──────┘"]
+
+
+# -- width changes: a new layout joined by words ------------------------------
+
+import re  # noqa: E402
+import textwrap  # noqa: E402
+
+from agents_chrome.relayout import LayoutStitcher  # noqa: E402
+
+_WORD = re.compile(r"\w+")
+
+
+def _layout(paragraphs: list[str], width: int) -> list[str]:
+    rows: list[str] = ["> tell me about the harbours", ""]
+    for p in paragraphs:
+        rows += textwrap.wrap(p, width, initial_indent="  ", subsequent_indent="  ") + [""]
+    return rows[:-1]
+
+
+def _stream(st: LayoutStitcher, text_so_far: list[str], width: int, height: int) -> None:
+    rows = _layout(text_so_far, width)
+    st.add(rows[-height:], width=width)
+
+
+def _paragraphs() -> list[str]:
+    names = ["Aberdeen", "Bergen", "Cadiz", "Dubrovnik", "Esbjerg", "Fremantle"]
+    return [f"Paragraph {i + 1}. The answer keeps streaming so the terminal has time to change size; "
+            f"this one names {n}, with its lighthouse, its tide tables and its ferry timetable."
+            for i, n in enumerate(names)]
+
+
+def test_a_paragraph_rewrapped_by_a_width_change_mid_answer_comes_out_once():
+    paras = _paragraphs()
+    full = " ".join(paras)
+    st = LayoutStitcher()
+    widths = [70] * 9 + [38] * 9 + [100] * 30  # narrower, then wider, while the answer streams
+    cuts = [len(full) * (k + 1) // len(widths) for k in range(len(widths))]
+    for width, cut in zip(widths, cuts):
+        # the text streamed so far, split back into its paragraphs
+        so_far, left = [], cut
+        for p in paras:
+            if left <= 0:
+                break
+            so_far.append(p[:left])
+            left -= len(p) + 1
+        _stream(st, so_far, width, 8)
+    got = _WORD.findall(" ".join(st.doc))
+    assert got == _WORD.findall("tell me about the harbours " + full)
+
+
+def test_the_old_layout_stands_where_the_new_one_lost_rows_and_repeats_itself():
+    """Right after a resize a TUI may redraw its history with rows missing (Codex
+    drops the head of a paragraph that was streaming); the join runs on the old
+    document's last words, not on the longest repeated sentence."""
+    paras = _paragraphs()
+    st = LayoutStitcher()
+    old = _layout(paras[:3] + [paras[3][:-len(" and its ferry timetable.")]], 60)
+    for end in range(12, len(old) + 1, 3):
+        st.add(old[max(0, end - 12):end], width=60)
+    st.add(old[-12:], width=60)
+    new = _layout(paras, 80)
+    # the new layout lost paragraph 4's opening rows: only its end is drawn
+    p4 = [i for i, r in enumerate(new) if "Paragraph 4." in r][0]
+    damaged = new[:p4] + ["  Dubrovnik, with its lighthouse, its tide tables and its ferry timetable."] + new[p4 + 3:]
+    st.add(damaged[-14:], width=80)
+    st.add(damaged[-12:], width=80)
+    got = _WORD.findall(" ".join(st.doc))
+    assert got == _WORD.findall("tell me about the harbours " + " ".join(paras))
+
+
+def test_a_half_drawn_first_frame_at_the_new_width_leaves_no_debris():
+    st = LayoutStitcher()
+    rows = ["> hello there", "", "  You're welcome. Ping me when you want to pick this up again.", "",
+            "> next question please", "", "  The first answer row of the next reply is here", "  and a second"]
+    st.add(rows, width=70)
+    # the terminal's old rows cut at the new width, before the program redraws
+    st.add(["  You're welcome. Ping me when you want to pick this up agai", "n.", "",
+            "> next question please", "", "  The first answer row of the next", "nxt reply is"], width=60)
+    st.add(["> next question please", "", "  The first answer row of the next", "  reply is here", "  and a second",
+            "  and a third row"], width=60)
+    text = " ".join(st.doc)
+    assert "agai " not in text + " " and "nxt" not in text
+    assert _WORD.findall(text) == _WORD.findall(" ".join(rows) + " and a third row")
+
+
+def test_a_new_layout_sharing_no_words_continues_the_document():
+    st = LayoutStitcher()
+    st.add(["> first", "", "  an answer with several words in it"], width=50)
+    st.add(["  entirely different words appear on this new screen", "  after the resize"], width=40)
+    assert st.doc == ["> first", "", "  an answer with several words in it",
+                      "  entirely different words appear on this new screen", "  after the resize"]
+    assert st.gaps == {3}

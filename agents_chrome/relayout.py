@@ -1,0 +1,153 @@
+"""Stitch full-screen views across terminal width changes.
+
+`Stitcher` places each view by row equality, which holds only while the
+layout holds. When the width changes, a full-screen TUI re-wraps its whole
+conversation: the rows after the change are other text for the same
+document (a paragraph of four rows becomes six), so no row anchors, and
+the first frames at the new size may still hold rows of the old layout
+cut or wrapped by the terminal.
+
+So a width change starts a new layout: the views at the new width are
+stitched by rows into their own document, and the two documents are
+joined by WORDS, the only thing both layouts share:
+
+- the new layout's opening words are looked up in the tail of the old
+  document; where its word sequence runs along the old one, the old rows
+  stand (they were confirmed over many frames; the first frames of the new
+  layout can be half-drawn);
+- the old document is kept up to its last row whose words all reappear in
+  the new layout, in order: rows after it were still changing when the
+  width changed (a streaming row cut mid-word, a status that settled) and
+  the new layout's version of them replaces them;
+- the new layout continues from the word after that row's last word: the
+  row where they meet is the old row up to that word and the new row from
+  just after it;
+- a new layout that shares no run of words with the old document's tail
+  simply continues it.
+"""
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+import regex
+
+from agents_chrome.stitch import Stitcher
+
+Row = Optional[str]
+WORD = regex.compile(r"\w+")
+#: fewest words the new layout must share, in runs, with the old tail to be
+#: joined on them (fewer is chance: a rule, a status word)
+MIN_SHARED = 6
+#: the longest run of the old tail's words looked up in the new layout
+MAX_RUN = 40
+#: trailing words of the old document that may be stale (a row streamed
+#: mid-word, a status that settled) and give way to the new layout
+MAX_STALE = 60
+
+
+def _words(rows: Sequence[str], lo: int, hi: int) -> list[tuple[str, int, int]]:
+    """(word, row index, column) for rows[lo:hi]."""
+    return [(m.group(), i, m.start()) for i in range(lo, hi) for m in WORD.finditer(rows[i])]
+
+
+def _end_in(wa: list[tuple[str, int, int]], wb: list[tuple[str, int, int]]) -> tuple[int, int] | None:
+    """Where the old document's words end inside the new layout's words.
+
+    The old tail's last words (dropping up to MAX_STALE trailing ones that
+    were still changing) are looked up in the new layout as one run; the
+    longest run wins, so text repeated across paragraphs anchors on its own
+    copy. Returns (old word index, new word index) of the run's last word.
+    """
+    if not wa or not wb:
+        return None
+    sep = "\x00"
+    hay = sep + sep.join(w for w, _, _ in wb) + sep
+    for drop in range(0, min(MAX_STALE, len(wa) - 1) + 1):
+        end = len(wa) - drop
+        best = 0
+        for length in range(MIN_SHARED, min(MAX_RUN, end) + 1):
+            if sep + sep.join(w for w, _, _ in wa[end - length:end]) + sep in hay:
+                best = length
+            else:
+                break
+        if best:
+            needle = sep + sep.join(w for w, _, _ in wa[end - best:end]) + sep
+            at = hay.index(needle)
+            qb = hay[:at + len(needle) - 1].count(sep) - 1  # index of the run's last word
+            return end - 1, qb
+    return None
+
+
+class LayoutStitcher:
+    """A `Stitcher` per layout (terminal width), joined by words.
+
+    Exposes the joined `doc`, `times` and `gaps` like a `Stitcher`.
+    """
+
+    def __init__(self, **stitcher_options: object) -> None:
+        self._options = stitcher_options
+        self._cur = Stitcher(**stitcher_options)  # type: ignore[arg-type]
+        self._width = 0
+        self._tall = 0  # the tallest view of the current layout
+        self._base: list[str] = []
+        self._base_times: list[float] = []
+        self._base_gaps: set[int] = set()
+
+    def add(self, view: Sequence[Row], time: float = 0.0, width: int = 0, **kw: object) -> None:
+        if width and self._width and width != self._width and self._cur.doc:
+            self._settle()
+        if width:
+            self._width = width
+        self._tall = max(self._tall, len(view))
+        self._cur.add(view, time, **kw)  # type: ignore[arg-type]
+
+    def _settle(self) -> None:
+        """Fold the current layout's document into the base; start a new layout."""
+        self._base, self._base_times, self._base_gaps = self._joined()
+        self._cur = Stitcher(**self._options)  # type: ignore[arg-type]
+        self._tall = 0
+
+    def _joined(self) -> tuple[list[str], list[float], set[int]]:
+        new, new_times, new_gaps = self._cur.doc, self._cur.times, self._cur.gaps
+        old, old_times = self._base, self._base_times
+        if not old:
+            return list(new), list(new_times), set(new_gaps)
+        if not new:
+            return list(old), list(old_times), set(self._base_gaps)
+        reach = 3 * max(self._tall, 10) + 20
+        lo = max(0, len(old) - reach)
+        wa = _words(old, lo, len(old))
+        wb = _words(new, 0, min(len(new), reach))
+        found = _end_in(wa, wb)
+        if found is None:
+            return self._concat(old, old_times, self._base_gaps, new, new_times, new_gaps)
+        qa, qb = found  # the old tail's last confirmed word, and where it is in the new layout
+        wa_word, ra, ca = wa[qa]
+        wb_word, rb, cb = wb[qb]
+        # the row where they meet: the old row up to that word (stale words
+        # after it left out), then the new row from just after it
+        kept = [old[ra][:ca + len(wa_word)] + new[rb][cb + len(wb_word):]]
+        cut = ra + 1
+        rows, times = list(new[rb + 1:]), list(new_times[rb + 1:])
+        start_row = rb + 1
+        doc = list(old[:ra]) + kept + rows
+        gaps = {g for g in self._base_gaps if g <= cut} | {cut + g - start_row for g in new_gaps if g > start_row}
+        return doc, list(old_times[:cut]) + list(times), gaps
+
+    @staticmethod
+    def _concat(old: list[str], old_times: list[float], old_gaps: set[int], new: list[str],
+                new_times: list[float], new_gaps: set[int]) -> tuple[list[str], list[float], set[int]]:
+        gaps = set(old_gaps) | {len(old) + g for g in new_gaps} | {len(old)}
+        return list(old) + list(new), list(old_times) + list(new_times), gaps
+
+    @property
+    def doc(self) -> list[str]:
+        return self._joined()[0]
+
+    @property
+    def times(self) -> list[float]:
+        return self._joined()[1]
+
+    @property
+    def gaps(self) -> set[int]:
+        return self._joined()[2]
