@@ -79,3 +79,101 @@ def test_a_tall_answer_keeps_every_drawn_row_and_says_it_is_partial():
     assert not any(t.get("partial") for t in turns if t is not last)
     assert "[partial: not all of it was on screen]" in replay(case, "markdown")
     assert "partial: not all of it was on screen" in replay(case, "rich")
+
+
+# -- resizes and scroll-back -------------------------------------------------
+
+from agents_chrome.amp import PROFILE, AmpStitcher, thumb_at_end  # noqa: E402
+from agents_chrome.stitch import Stitcher  # noqa: E402
+from screen.cast import CastReader  # noqa: E402
+from screen.frames import iter_frames  # noqa: E402
+from tests import drawn_recall  # noqa: E402
+
+MOVED = [c for c in CASES if json.loads((c / "meta.json").read_text()).get("setup_keystrokes")
+         and any(isinstance(k, dict) for k in json.loads((c / "meta.json").read_text())["setup_keystrokes"])]
+PAGED = [c for c in CASES if "\\u001b[5~" in (c / "session.cast").read_text()]
+
+
+def test_there_are_recordings_with_resizes_and_with_scroll_back():
+    assert len(MOVED) >= 2 and len(PAGED) >= 2
+
+
+@pytest.mark.parametrize("case", MOVED + PAGED, ids=[c.name for c in MOVED + PAGED])
+def test_resized_and_scrolled_sessions_keep_every_prompt_once_and_what_was_drawn(case: Path):
+    turns = json.loads(replay(case))["turns"]
+    truth = json.loads((case / "truth.json").read_text())["turns"]
+    assert [s["user"] for s in segments(turns)] == [s["user"] for s in segments(truth)]
+    total, got = drawn_recall.recall(truth, turns, drawn_recall.drawn_sequence(case / "session.cast"))
+    # the measure is a lower bound: rows scrolled back into view arrive out
+    # of order, and an in-order alignment of repeated text misses some
+    assert got >= 0.8 * total, f"{got}/{total} of the drawn answer words"
+    # no scrollbar cell or half-cleared row of another width inside the text
+    for t in turns:
+        if t["role"] in ("assistant", "user"):
+            assert not re.search(r"\S\s+[█▁▂▃▄▅▆▇]\s*$", t["text"], re.M), t["text"][:200]
+
+
+def frames_of(case: Path):
+    with CastReader(case / "session.cast") as r:
+        yield from iter_frames(r)
+
+
+@pytest.mark.parametrize("case", PAGED, ids=[c.name for c in PAGED])
+def test_the_scrollbar_thumb_tells_a_scrolled_back_view_from_the_live_one(case: Path):
+    """After PageUp the thumb leaves the bottom of the bar; PageDown brings it back."""
+    states: list[bool] = []
+    keys = 0
+    for f in frames_of(case):
+        keys += sum(1 for k in f.inputs if k == "\x1b[5~")
+        vp = PROFILE.viewport(f) if f.alternate else None
+        if keys and vp is not None and vp[1] < len(f.lines):
+            at_end = thumb_at_end(f, vp[1])
+            if not states or states[-1] != at_end:
+                states.append(at_end)
+    assert states[:3] == [False, True, False] or states[:2] == [False, True], states
+
+
+def test_a_live_view_of_repeated_text_continues_the_document_instead_of_paging():
+    """An answer repeating an older one word for word: the generic stitcher
+    takes its view for the user paging back; told the view is at the end
+    (Amp's thumb), it continues the document after a gap."""
+    old = [f"row {i} of the long walkthrough" for i in range(10)]
+    second = ["> second prompt"] + [f"a second answer, line {i}" for i in range(8)]
+    views = [["> first prompt"] + old, second, old]
+    plain, amp = Stitcher(reach="view"), Stitcher(reach="view")
+    for v in views:
+        plain.add(v)
+        amp.add(v, at_end=True)
+    assert plain.doc[-1] == second[-1]  # the default is unchanged: taken for paging
+    assert amp.doc[-len(old):] == old and amp.doc.count(old[0]) == 2
+    assert len(amp.doc) - len(old) in amp.gaps
+
+
+def test_a_scrolled_back_view_fills_the_gap_above_an_answer_and_closes_it():
+    st = AmpStitcher(reach="view")
+    st.add(["┃ earlier", "", "an earlier answer", "", " ┃ tell me more"], at_end=True)
+    st.add([" part 5", " part 6", " part 7"], at_end=True)  # bottom-anchored: its top never drawn
+    gap = st.doc.index(" part 5")
+    assert gap in st.gaps
+    st.reveal([" part 3", " part 4", " part 5", " part 6"], 1.0)  # scrolled up a little
+    assert st.doc[gap:gap + 4] == [" part 3", " part 4", " part 5", " part 6"] and gap in st.gaps
+    st.reveal([" ┃ tell me more", "", " part 1", " part 2", " part 3", " part 4"], 2.0)  # up to the prompt
+    assert st.doc[st.doc.index(" ┃ tell me more"):] == [" ┃ tell me more", "", " part 1", " part 2", " part 3",
+                                                        " part 4", " part 5", " part 6", " part 7"]
+    assert not any(g > st.doc.index(" ┃ tell me more") for g in st.gaps)
+    before = list(st.doc)
+    st.reveal([" ┃ a prompt never sent", " part 1"], 3.0)  # a gap never hides a prompt
+    assert st.doc == before
+
+
+def test_documents_of_two_widths_splice_at_their_shared_prompts():
+    narrow = AmpStitcher(reach="view")
+    narrow.doc = [" ┃ first", "", " a long", " answer", "", " ┃ second", ""]
+    narrow.times, narrow.gaps = [0.0] * 7, {2}
+    wide = AmpStitcher(reach="view")
+    wide.doc = [" ┃ first", "", " a long answer", "", " ┃ second", "", " the second answer", "", " ┃ third"]
+    wide.times, wide.gaps = [1.0] * 9, set()
+    out = narrow.splice(wide)
+    assert [r for r in out.doc if r.strip()] == [" ┃ first", " a long answer", " ┃ second", " the second answer",
+                                                   " ┃ third"]
+    assert not out.gaps  # the wide layout showed the first answer whole
