@@ -285,3 +285,38 @@ def test_a_new_layout_sharing_no_words_continues_the_document():
     assert st.doc == ["> first", "", "  an answer with several words in it",
                       "  entirely different words appear on this new screen", "  after the resize"]
     assert st.gaps == {3}
+
+
+from hypothesis import assume, given, settings, strategies as hst  # noqa: E402
+
+@settings(max_examples=40, deadline=None)
+@given(paras=hst.lists(hst.lists(hst.from_regex(r"[a-z]{2,9}", fullmatch=True), min_size=8, max_size=40), min_size=2, max_size=6),
+       widths=hst.lists(hst.integers(30, 120), min_size=1, max_size=4), height=hst.integers(6, 20),
+       steps=hst.integers(6, 30))
+def test_any_sequence_of_widths_while_streaming_keeps_every_word_once_in_order(paras, widths, height, steps):
+    """Numbered paragraphs of words (a count every few words keeps rows apart,
+    as real text does; repeated runs are the test above), streamed while the
+    width changes: every word once, in order."""
+    texts = [f"Part {i + 1}. " + " ".join(w if k % 5 else f"{w} {i}{k}" for k, w in enumerate(p)) + "."
+             for i, p in enumerate(paras)]
+    full = " ".join(texts)
+    # each view overlaps the previous one: the answer grows by less than a view per frame
+    steps = max(steps, 2 * len(full) // ((height - 3) * (min(widths) - 12)) + 1)
+    want = _WORD.findall("tell me about the harbours " + full)
+
+    def run(width_at) -> list[str]:  # type: ignore[no-untyped-def]
+        st = LayoutStitcher()
+        for k in range(steps):
+            left, so_far = len(full) * (k + 1) // steps, []
+            for p in texts:
+                if left <= 0:
+                    break
+                so_far.append(p[:left])
+                left -= len(p) + 1
+            _stream(st, so_far, width_at(k), height)
+        return _WORD.findall(" ".join(st.doc))
+
+    # text that rows alone cannot stitch at a fixed width (rows repeated all
+    # over) is the row stitcher's limit, not this one's
+    assume(all(run(lambda k, w=w: w) == want for w in set(widths)))
+    assert run(lambda k: widths[k * len(widths) // steps]) == want
