@@ -10,8 +10,9 @@ Screen anatomy:
   (continuation rows indented two); when the conversation scrolls, the
   current prompt stays pinned as one background row at the top (a sticky
   header: not conversation);
-- `• answer` with indented continuation; `• Ran <cmd>` with its output
-  under `└`; `• Explored` with one `└ List/Read/Search …` row per call;
+- `• answer` with indented continuation; `• Ran <cmd>` (`• Exited (status N) <cmd>` when it
+  failed) with its output under `└`, and any bullet with a `└` row right
+  under it is a call; `• Explored` with one `└ List/Read/Search …` row per call;
   `+ N lines (^t to expand)` and `+ Show details` fold markers;
 - status: `• Working (0s • esc to interrupt)`, `Worked for 1s • 07:24`,
   tips `└ Tip: …`, `↓ Back to bottom · esc` while paging;
@@ -87,7 +88,7 @@ class CodexProfile(ChromeProfile):
         LineRule("warning", "chrome", r"^\s*⚠\s"),
         LineRule("slash-command", "system", r"^(›\s)?(?P<body>/[a-z][\w-]*)(\s.*)?$"),
         LineRule("prompt", "user", r"^›\s(?P<body>.*)$"),
-        LineRule("ran", "tool_call", r"^[•◦]\s+(?P<body>Ran\s+.+)$"),
+        LineRule("ran", "tool_call", r"^[•◦]\s+(?P<body>(Ran|Exited\s+\(status\s+\d+\))\s+.+)$"),
         LineRule("explored", "tool_call", r"^[•◦]\s+(?P<body>(Explored|Exploring)\b.*)$"),
         LineRule("tool-other", "tool_call", r"^[•◦]\s+(?P<body>(Called|Calling|Edited|Added|Deleted|Updated|Searched|"
                                              r"Read|Waited|Applied patch)\b.*)$"),
@@ -165,6 +166,16 @@ class CodexProfile(ChromeProfile):
                 in_header = False
             elif in_header:
                 lb.kind, lb.rule = "chrome", "header-row"
+        # A bullet with `└` output right under it is a call, whatever its
+        # verb: an answer never has one.
+        for k, lb in enumerate(labeled):
+            if lb.rule != "answer":
+                continue
+            j = k + 1
+            while j < len(labeled) and labeled[j].kind == "cont" and labeled[j].line.text.strip():
+                j += 1
+            if j < len(labeled) and labeled[j].kind == "tool_result":
+                lb.kind, lb.rule = "tool_call", "tool-other"
         # `└` rows under `• Explored` are calls, not output.
         group = None
         for lb in labeled:
@@ -188,7 +199,7 @@ class CodexProfile(ChromeProfile):
                 return _explore_call(first)
             if rule == "ran":
                 cmd = " ".join(ln.strip() for ln in text.splitlines())
-                cmd = regex.sub(r"^Ran\s+", "", cmd)
+                cmd = regex.sub(r"^(Ran|Exited\s+\(status\s+\d+\))\s+", "", cmd)
                 return Turn("tool_call", cmd, name="shell")
             return Turn("tool_call", first, name=first.split()[0] if first else None)
         if kind == "system":
