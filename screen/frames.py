@@ -20,7 +20,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
+from collections.abc import Sequence
+from typing import Callable, Iterator
 
 from screen.cast import CastHeader, CastReader, parse_size
 from pyte.screens import Char
@@ -62,6 +63,47 @@ class SpanCache:
         return spans
 
 
+class RowStyles(Sequence):
+    """A frame's style spans per row, each row worked out when first read.
+
+    Chrome rules ask for the styles of a few rows (a background behind the
+    composer, a bar in the margin), not of the whole screen, and most
+    frames are never asked at all.
+    """
+
+    __slots__ = ("_cells", "_spans", "_done")
+
+    def __init__(self, cells: list[tuple[Char, ...] | None],
+                 spans: Callable[[tuple[Char, ...]], tuple[Span, ...]]) -> None:
+        self._cells = cells
+        self._spans = spans
+        self._done: list[tuple[Span, ...] | None] = [None] * len(cells)
+
+    def __len__(self) -> int:
+        return len(self._cells)
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self._cells)))]
+        got = self._done[i]
+        if got is None:
+            c = self._cells[i]
+            got = self._done[i] = self._spans(c) if c is not None else ()
+        return got
+
+    def __iter__(self) -> Iterator[tuple[Span, ...]]:
+        for i in range(len(self._cells)):
+            yield self[i]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (RowStyles, list, tuple)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+
 @dataclass
 class Frame:
     index: int
@@ -86,14 +128,14 @@ class Frame:
     row_wrapped: list[bool] = field(default_factory=list)
     cells: list[tuple[Char, ...] | None] = field(default_factory=list, repr=False)
     span_cache: SpanCache | None = field(default=None, repr=False, compare=False)
-    _styles: list[tuple[Span, ...]] | None = field(default=None, repr=False)
+    _styles: RowStyles | None = field(default=None, repr=False)
 
     @property
-    def styles(self) -> list[tuple[Span, ...]]:
-        """Style spans per row (start, end, fg, bg, flags), computed on first use."""
+    def styles(self) -> RowStyles:
+        """Style spans per row (start, end, fg, bg, flags), each row's computed on first use."""
         if self._styles is None:
             spans = self.span_cache.spans if self.span_cache is not None else cells_spans
-            self._styles = [spans(c) if c is not None else () for c in self.cells]
+            self._styles = RowStyles(self.cells, spans)
         return self._styles
 
     def text(self) -> str:
