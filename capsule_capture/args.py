@@ -67,6 +67,17 @@ def query(words: list[str]) -> str:
     return q
 
 
+def conversation_id(store, ident: str) -> str:  # type: ignore[no-untyped-def]
+    """An archived conversation's id from an id or a unique prefix of one."""
+    from capsule_capture.errors import UserError
+    ids = store.resolve(ident)
+    if not ids:
+        raise UserError(f"no conversation with id {ident!r}")
+    if len(ids) > 1:
+        raise UserError(f"id prefix {ident!r} is ambiguous ({len(ids)} conversations); give more characters")
+    return ids[0]  # type: ignore[no-any-return]
+
+
 def parse_instant(text: str | None) -> datetime | None:
     """`instant` for values that came from somewhere else than argparse (None passes through)."""
     return None if text is None else instant(text)

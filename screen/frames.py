@@ -299,12 +299,15 @@ def iter_frames(reader: CastReader, scrollback: int = 10_000, gap: float = DEFAU
     yield from fb.finish()
 
 
-def replay_screen(path: str | Path, at: float | None = None, scrollback: int = 10_000
+def replay_screen(path: str | Path, at: float | None = None, scrollback: int = 10_000,
+                  size: tuple[int, int] | None = None, timing: str | Path | None = None
                   ) -> tuple[CastHeader, VirtualScreen, float]:
-    """The screen at time `at` (default: the end) and the time reached."""
-    with CastReader(path) as reader:
+    """The screen of any recording format at time `at` (default: the end) and the time reached;
+    `size` and `timing` as `screen.rawlog.open_recording` takes them for logs without a header."""
+    from screen.rawlog import open_recording
+    with open_recording(path, size=size, timing=timing) as reader:
         h = reader.header
-        s = VirtualScreen(h.width, h.height, scrollback=scrollback)
+        s = VirtualScreen(h.width, h.height, scrollback=max(0, scrollback))
         t = 0.0
         for ev in reader.events():
             if at is not None and ev.time > at:

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from capsule_capture.args import agent_name, instant, positive_int
+from capsule_capture.args import agent_name, conversation_id, instant, positive_int
 from capsule_capture.errors import UserError
 
 EMPTY_HINT = ("the archive is empty: run `capsule-capture sync` to read the agents' own session files, "
@@ -57,15 +57,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 def _store():  # type: ignore[no-untyped-def]
     from archive.store import Store
     return Store(readonly=True)  # reading commands never write (works on a read-only mount)
-
-
-def _resolve(store, ident: str) -> str:  # type: ignore[no-untyped-def]
-    ids = store.resolve(ident)
-    if not ids:
-        raise UserError(f"no conversation with id {ident!r}")
-    if len(ids) > 1:
-        raise UserError(f"id prefix {ident!r} is ambiguous ({len(ids)} conversations); give more characters")
-    return ids[0]
 
 
 def _console():  # type: ignore[no-untyped-def]
@@ -112,7 +103,7 @@ def run_list(args: argparse.Namespace) -> int:
 
 def _pick(store, args: argparse.Namespace) -> str:  # type: ignore[no-untyped-def]
     if args.id:
-        return _resolve(store, args.id)
+        return conversation_id(store, args.id)
     n = store.count()
     if n == 0:
         raise UserError(EMPTY_HINT)
@@ -186,7 +177,7 @@ def run_export(args: argparse.Namespace) -> int:
         if args.all:
             ids = list(store.iter_ids())
         elif args.id:
-            ids = [_resolve(store, args.id)]
+            ids = [conversation_id(store, args.id)]
         else:
             raise UserError("give a conversation id or --all")
         out.mkdir(parents=True, exist_ok=True)

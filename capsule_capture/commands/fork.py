@@ -27,10 +27,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from capsule_capture.commands.mcp_server import open_archive, resolve_id
+    from capsule_capture.args import conversation_id
+    from capsule_capture.commands.mcp_server import open_archive
     from capsule_capture.fork import fork
     with open_archive() as store:
-        cid = resolve_id(store, args.id)
+        cid = conversation_id(store, args.id)
         conv = store.get(cid, raw=True)
     assert conv is not None
     home = args.home.expanduser() if args.home else None

@@ -17,6 +17,7 @@ import json
 from pathlib import Path
 from typing import Any, Literal
 
+from capsule_capture.args import conversation_id
 from capsule_capture.errors import UserError
 
 
@@ -47,15 +48,6 @@ def open_archive(path: Path | None = None):  # type: ignore[no-untyped-def]
         return Store(path, readonly=True)
     except ArchiveError as e:
         raise UserError(str(e), code=e.code)
-
-
-def resolve_id(store, ident: str) -> str:  # type: ignore[no-untyped-def]
-    ids = store.resolve(ident)
-    if not ids:
-        raise UserError(f"no conversation with id {ident!r}")
-    if len(ids) > 1:
-        raise UserError(f"id prefix {ident!r} is ambiguous; give more characters")
-    return ids[0]
 
 
 # -- turn numbers ----------------------------------------------------------------
@@ -128,7 +120,7 @@ def conversation_view(ident: str, first_turn: int | None = None, last_turn: int 
         if v is not None and v < 0:
             raise UserError("turn numbers are 0 (before the first prompt) or more")
     with open_archive() as store:
-        conv = store.get(resolve_id(store, ident), raw=False)
+        conv = store.get(conversation_id(store, ident), raw=False)
     assert conv is not None
     nums = turn_numbers(conv.turns)
     data = to_json(conv)

@@ -20,38 +20,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def screen_at(path: str, at: float | None, scrollback: int, size: tuple[int, int] | None = None,
-              timing: str | None = None) -> tuple[object, object, float]:
-    """(header, screen, time reached): any recording format, the screen at `at` (default: the end)."""
-    from screen.cast import parse_size
-    from screen.rawlog import open_recording
-    from screen.vscreen import VirtualScreen
-    with open_recording(path, size=size, timing=timing) as reader:
-        h = reader.header
-        s = VirtualScreen(h.width, h.height, scrollback=max(0, scrollback))
-        t = 0.0
-        for ev in reader.events():
-            if at is not None and ev.time > at:
-                break
-            t = ev.time
-            if ev.code == "o":
-                s.feed(ev.data)
-            elif ev.code == "r":
-                new = parse_size(ev.data)
-                if new:
-                    s.resize(lines=new[1], columns=new[0])
-        return h, s, t
-
-
 def run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.panel import Panel
 
     from screen.cast import CastError
+    from screen.frames import replay_screen
     try:
         if args.frames:
             return _frames(args)
-        header, scr, t = screen_at(args.file, args.at, args.scrollback, args.size, args.timing)
+        header, scr, t = replay_screen(args.file, args.at, args.scrollback, size=args.size, timing=args.timing)
     except CastError as e:
         raise UserError(str(e)) from None
     lines = scr.text_lines()
