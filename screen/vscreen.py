@@ -661,16 +661,23 @@ class VirtualScreen(pyte.Screen):
             # A copy: the engine history keeps the row as it was drawn.
             self.scrollback[-1] = HistoryLine(last.cells, last.text, last.width, False, last.used)
 
-    def insert_lines(self, count: int | None = None) -> None:
-        """IL: rows at and below the cursor move down (within the margins when
-        the cursor is inside them, else to the bottom of the screen), as tmux."""
+    def _line_span(self, count: int | None) -> tuple[int, int, int] | None:
+        """(cursor row, last row that moves, rows inserted or deleted) for IL/DL: the
+        scroll region when the cursor is inside it, else down to the screen's bottom."""
         top, bottom = self.margins or Margins(0, self.lines - 1)
         y0 = self.cursor.y
         if not top <= y0 <= bottom:
             bottom = self.lines - 1
         count = min(count or 1, bottom + 1 - y0)
-        if count <= 0:
+        return (y0, bottom, count) if count > 0 else None
+
+    def insert_lines(self, count: int | None = None) -> None:
+        """IL: rows at and below the cursor move down (within the margins when
+        the cursor is inside them, else to the bottom of the screen), as tmux."""
+        span = self._line_span(count)
+        if span is None:
             return
+        y0, bottom, count = span
         buf = self.buffer
         self._unwrap(y0 + count - 1)
         for y in range(bottom, y0 - 1, -1):
@@ -682,13 +689,10 @@ class VirtualScreen(pyte.Screen):
 
     def delete_lines(self, count: int | None = None) -> None:
         """DL: rows below the cursor move up over the deleted ones, as tmux."""
-        top, bottom = self.margins or Margins(0, self.lines - 1)
-        y0 = self.cursor.y
-        if not top <= y0 <= bottom:
-            bottom = self.lines - 1
-        count = min(count or 1, bottom + 1 - y0)
-        if count <= 0:
+        span = self._line_span(count)
+        if span is None:
             return
+        y0, bottom, count = span
         buf = self.buffer
         self._unwrap(y0 - 1)
         for y in range(y0, bottom + 1):
