@@ -19,9 +19,13 @@ COMMANDS = ("record", "watch", "cat", "screen", "replay", "explain", "sync", "im
             "fork", "mcp_server", "admin")
 
 
-# Verbs typed many times a day, and the one module that defines each: with one of these first,
-# only that module is imported (start-up of `list`/`show`/`search` without the recorder's).
-FAST = {"list": "browse", "show": "browse", "search": "browse", "export": "browse", "browse": "tui"}
+# Each verb and the one module that defines it: with a verb first, only that module is
+# imported and only its parsers are built (start-up of `list`/`show`/`search` without the
+# recorder's imports; `replay` of a small recording without every other verb's argparse set-up).
+VERBS = {"record": "record", "watch": "watch", "cat": "cat", "screen": "screen", "replay": "replay",
+         "explain": "explain", "sync": "sync", "import": "import_cast",
+         "list": "browse", "show": "browse", "search": "browse", "export": "browse", "browse": "tui",
+         "fork": "fork", "mcp": "mcp_server", "doctor": "admin", "backup": "admin", "delete": "admin"}
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -43,7 +47,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser(FAST.get(argv[0]) if argv else None)
+    parser = build_parser(VERBS.get(argv[0]) if argv else None)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
