@@ -38,7 +38,7 @@ from agents_chrome.profile import ChromeProfile
 from agents_chrome.rules import Labeled, LineRule
 from agents_chrome.transcript import TLine
 from agents_chrome.turns import Turn
-from agents_chrome.stitch import Stitcher
+from agents_chrome.relayout import LayoutStitcher
 from screen.frames import Frame
 
 # Vibe's cell-diff redraw can leave a blank between two ideographs; Chinese and
@@ -130,6 +130,10 @@ class VibeProfile(ChromeProfile):
         end = self._input_top(lines)
         if end is None:
             return None  # not the conversation screen (a picker, a dialog)
+        if wcswidth(lines[end]) < frame.columns - 1:
+            # the input box's rule spans the terminal: a narrower one is the old
+            # layout still on screen after the terminal grew, not yet redrawn
+            return None
         # a completion popup sits on top of the input box
         y = end
         while y > 0 and BOX_ROW.match(lines[y - 1].strip() or " "):
@@ -145,7 +149,13 @@ class VibeProfile(ChromeProfile):
         return None  # the main screen holds only the exit summary
 
     def transcript(self, frames: Iterable[Frame]) -> list[TLine]:
-        """Alternate-screen stretches stitched (tail first); the main screen is not conversation."""
+        """Alternate-screen stretches stitched (tail first); the main screen is not conversation.
+
+        Each stretch goes through a `LayoutStitcher`: a resize re-wraps the
+        whole conversation, so rows of one width never anchor rows of
+        another; each width is stitched by rows and the widths are joined
+        by words (the only thing two layouts share).
+        """
         # individual tool lines as they were first shown (before folding into a summary)
         self._tools_seen: list[tuple[float, str, str]] = []
         self._tools_set: set[tuple[str, str]] = set()
@@ -153,23 +163,28 @@ class VibeProfile(ChromeProfile):
         self._widths: list[tuple[float, int]] = []
         out: list[TLine] = []
         block = 0
-        st: Stitcher | None = None
+        st: LayoutStitcher | None = None
         for f in frames:
             if not self._widths or self._widths[-1][1] != f.columns:
                 self._widths.append((f.time, f.columns))
             if f.alternate:
                 if st is None:
                     block += 1
-                    st = Stitcher(first_drawn=True, reach="view")  # cell-diff redraws drop blanks next to wide characters
+                    # cell-diff redraws drop blanks next to wide characters: keep rows as first drawn
+                    st = LayoutStitcher(first_drawn=True, reach="view")
                 vp = self.viewport(f)
                 if vp is not None:
-                    st.add(self.rows(f)[vp[0]:vp[1]], f.time)
+                    st.add(self.rows(f)[vp[0]:vp[1]], f.time, width=f.columns)
             elif st is not None:
-                out.extend(TLine(t, tm, "alt", block) for t, tm in zip(st.doc, st.times))
+                out.extend(self._stitched(st, block))
                 st = None
         if st is not None:
-            out.extend(TLine(t, tm, "alt", block) for t, tm in zip(st.doc, st.times))
+            out.extend(self._stitched(st, block))
         return out
+
+    @staticmethod
+    def _stitched(st: LayoutStitcher, block: int) -> list[TLine]:
+        return [TLine(t, tm, "alt", block) for t, tm in zip(st.doc, st.times)]
 
     def _width_at(self, time: float) -> int:
         width = 80

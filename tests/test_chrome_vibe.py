@@ -117,3 +117,37 @@ def test_scrollbar_and_summary_rules() -> None:
     assert kinds["spinner"].match("⠈⠉ Running command… (0s Esc/Ctrl+C to interrupt)")
     assert kinds["tool"].match("⏵ Read 12 lines from src/a.py")
     assert kinds["mode-rule"].match("─" * 40 + " accept edits · auto-approve ─")
+
+
+def _view(columns: int, rule_width: int, answer: list[str], prompt: bool = True) -> "object":
+    from screen.frames import Frame
+    lines = (["> say it", "─" * (rule_width - 1), ""] if prompt else []) + answer + ["", "─" * (rule_width - 6) + " default ─",
+                                                                   "> ", "─" * rule_width]
+    return Frame(index=0, time=0.0, reason="quiet", columns=columns, rows=len(lines), lines=lines,
+                 cursor=(0, 0), cursor_hidden=True, alternate=True, scrolled=[])
+
+
+def test_stale_layout_after_grow_is_not_a_view() -> None:
+    """Right after the terminal grows, the old (narrower) layout is still on screen: skipped."""
+    from agents_chrome.vibe import PROFILE
+    PROFILE._tools_seen, PROFILE._tools_set = [], set()
+    assert PROFILE.viewport(_view(60, 60, ["  an answer"])) is not None
+    assert PROFILE.viewport(_view(120, 60, ["  an answer"])) is None
+    assert PROFILE.viewport(_view(120, 120, ["  an answer"])) is not None
+
+
+def test_resize_mid_answer_keeps_each_paragraph_once() -> None:
+    """Widths are joined by words: a re-wrapped answer is neither duplicated nor cut."""
+    from agents_chrome.vibe import PROFILE
+    old = ["  Alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi",
+           "  omicron pi rho sigma tau"]
+    new = ["  Alpha beta gamma delta epsilon zeta eta theta", "  iota kappa lambda mu nu xi omicron pi rho",
+           "  sigma tau upsilon phi chi psi omega"]
+    # the narrower layout is taller: the prompt has scrolled off the top, no row is shared
+    frames = [_view(90, 90, old), _view(60, 60, new, prompt=False)]
+    for i, f in enumerate(frames):
+        f.time = float(i)
+    text = " ".join(t.text for t in PROFILE.transcript(frames))
+    words = text.split()
+    assert words.count("Alpha") == 1 and words.count("tau") == 1, text
+    assert words.index("tau") < words.index("upsilon") and words.count("omega") == 1, text
