@@ -59,6 +59,15 @@ def _key_bound(dt: datetime | None, widen: timedelta) -> bytes | None:
     return (dt.astimezone(timezone.utc) + widen).strftime("%Y-%m-%dT%H:%M:%S").encode()
 
 
+def _index(store: Any, agent: str | None, workspace: str | None) -> tuple[Any, bytes]:
+    """(index, key prefix) to walk: the workspace's when given, else the agent's, else time's."""
+    if workspace is not None:
+        return store.by_ws, workspace.encode() + b"\0"
+    if agent:
+        return store.by_agent, agent.encode() + b"\0"
+    return store.by_time, b""
+
+
 def rows(store: Any, agent: str | None = None, workspace: str | None = None,
          since: datetime | None = None, until: datetime | None = None) -> Iterator[dict[str, Any]]:
     """Summary rows started in [since, until), newest first, filtered on an index first.
@@ -69,12 +78,7 @@ def rows(store: Any, agent: str | None = None, workspace: str | None = None,
     before any row is handed out: a list left open in the browser holds no snapshot, so
     syncs running meanwhile can reuse the archive's free pages.
     """
-    if workspace is not None:
-        db, prefix = store.by_ws, workspace.encode() + b"\0"
-    elif agent:
-        db, prefix = store.by_agent, agent.encode() + b"\0"
-    else:
-        db, prefix = store.by_time, b""
+    db, prefix = _index(store, agent, workspace)
     lo = _key_bound(since, -SLACK)
     hi = _key_bound(until, SLACK)
     below = prefix + (hi if hi else b"\xff")  # the next key read is the last one under this
@@ -165,12 +169,7 @@ def days(store: Any, workspace: str | None = None, agent: str | None = None, cap
 
     Walks the workspace's index when given, else the agent's, else time's; when both are
     given the agent is not checked (a day listed may then hold none of that agent's)."""
-    if workspace is not None:
-        db, prefix = store.by_ws, workspace.encode() + b"\0"
-    elif agent:
-        db, prefix = store.by_agent, agent.encode() + b"\0"
-    else:
-        db, prefix = store.by_time, b""
+    db, prefix = _index(store, agent, workspace)
     out: list[date] = []
     with store.env.begin() as txn:
         cur = txn.cursor(db=db)
