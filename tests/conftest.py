@@ -13,6 +13,18 @@ ROOT = Path(__file__).resolve().parent.parent
 RECORDINGS = ROOT / "recordings"
 
 
+def _shared() -> Path:
+    """The team's shared folder (corpus, harness): beside the checkout, as CI lays it out."""
+    for cand in (os.environ.get("CAPSULE_SHARED"), ROOT.parent / "shared", "/work/shared"):
+        if cand and Path(cand).is_dir():
+            return Path(cand)
+    return ROOT.parent / "shared"
+
+
+SHARED = _shared()
+CORPUS = Path(os.environ.get("CAPSULE_CORPUS") or SHARED / "corpus")
+
+
 def cli(*args: str, env: dict | None = None, input: str | None = None, timeout: float = 120,
         cwd: str | None = None) -> subprocess.CompletedProcess:
     """Run `capsule-capture` as a subprocess (the installed entry point's module)."""

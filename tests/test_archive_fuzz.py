@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 from capsule_capture.cli import main
 from tests.conftest import RECORDINGS
 
-CORPUS = Path("/work/shared/corpus")
+from tests.conftest import CORPUS  # noqa: E402
 
 
 def _cases(agent: str) -> list[Path]:

@@ -28,7 +28,7 @@ from capsule_capture.fork import (AGENT_ROLES, ForkError, cut_at, fork, native_t
                                   replace_strings, turn_numbers)
 from tests.conftest import RECORDINGS, cli
 
-CORPUS = Path(os.environ.get("CAPSULE_CORPUS", "/work/shared/corpus"))
+from tests.conftest import CORPUS  # noqa: E402
 PROVIDERS = {"claude-code": CLAUDE, "codex": CODEX}
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from archive.record import Conversation
+from tests.conftest import SHARED
 from capsule_capture.fork import turn_numbers
 from tests.conftest import RECORDINGS, cli
 
@@ -34,7 +35,7 @@ def _binary(env_var: str, installed: str, name: str) -> str | None:
 
 
 def _harness_file(rel: str) -> Path | None:
-    roots = [os.environ.get("CAPSULE_TEST_HARNESS"), "/work/shared/harness"]
+    roots = [os.environ.get("CAPSULE_TEST_HARNESS"), str(SHARED / "harness")]
     roots += sorted(str(p) for p in Path("/opt/harness").glob("*") if p.is_dir()) if Path("/opt/harness").is_dir() else []
     for r in roots:
         if r and (Path(r) / rel).is_file():

@@ -15,7 +15,7 @@ from capsule_capture.pipeline import screen_conversation
 from tests.conftest import RECORDINGS
 
 CLI = [sys.executable, "-m", "capsule_capture.cli"]
-CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
+from tests.conftest import CORPUS  # noqa: E402
 CASES = [RECORDINGS / "codex" / "x2-short-answers-140x36", RECORDINGS / "kimi" / "kimi-x2-slash-narrow-70x22",
          RECORDINGS / "vibe" / "vibe-x2-slash-narrow-70x22"]
 

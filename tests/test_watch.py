@@ -17,7 +17,7 @@ from archive.store import Store
 from tests.conftest import RECORDINGS
 
 CLI = [sys.executable, "-m", "capsule_capture.cli"]
-CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
+from tests.conftest import CORPUS  # noqa: E402
 
 
 def native_claude() -> Path:
