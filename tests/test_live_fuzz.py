@@ -78,7 +78,8 @@ def test_exporter_takes_any_shape(tmp_path, head, body, turns):
         write_with_markers(src, dst, turns)
     except ValueError:
         return
-    lines = dst.read_text(encoding="utf-8").splitlines()
+    # only "\n" ends an event line: JSON leaves U+0085/U+2028 unescaped inside strings
+    lines = [x for x in dst.read_text(encoding="utf-8").split("\n") if x]
     assert isinstance(json.loads(lines[0]), dict)
     for x in lines[1:]:
         ev = json.loads(x)
