@@ -61,15 +61,20 @@ def profiles() -> list[ChromeProfile]:
     return out
 
 
+def command_words(command: str) -> list[str]:
+    """A command line's words as a shell would split them; split on blanks when its
+    quoting is unbalanced (a line typed half-way, a header written by another tool)."""
+    try:
+        return shlex.split(command)
+    except ValueError:
+        return command.split()
+
+
 def from_command(command: str | None) -> str | None:
     """Agent launched by a command line, by its executable's name."""
     if not command:
         return None
-    try:
-        argv = shlex.split(command)
-    except ValueError:
-        argv = command.split()
-    for word in argv[:3]:
+    for word in command_words(command)[:3]:
         base = os.path.basename(word)
         for p in profiles():
             if base in p.commands:

@@ -31,7 +31,6 @@ turns stay clean. A recording where no run is an agent is not cut at all.
 from __future__ import annotations
 
 import os
-import shlex
 from dataclasses import dataclass, replace
 from typing import Iterable
 
@@ -68,11 +67,7 @@ def is_shell_command(command: str | None) -> bool:
     """The recording's command is an interactive shell (or absent, as in a raw log)."""
     if not command:
         return True
-    try:
-        argv = shlex.split(command)
-    except ValueError:
-        argv = command.split()
-    exe = _executable(argv)
+    exe = _executable(registry.command_words(command))
     return exe is None or os.path.basename(exe).lstrip("-") in SHELLS
 
 
@@ -175,11 +170,7 @@ def typed_agent(command: str) -> str | None:
     """The agent a command line typed at the prompt runs: its executable word
     (after `VAR=value` settings, wrappers and their options), never an argument
     (`man codex`, `cat claude.md` run no agent)."""
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        words = command.split()
-    exe = _executable(words)
+    exe = _executable(registry.command_words(command))
     return registry.from_command(os.path.basename(exe)) if exe else None
 
 
