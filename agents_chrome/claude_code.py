@@ -44,6 +44,12 @@ SUMMARY_TOOL = {"ran": "Bash", "read": "Read", "listed": "LS", "searched": "Grep
 DISPLAY_TOOL = {"Update": "Edit", "Create": "Write"}
 # A key hint closing a row, "(ctrl+o to expand)": the UI's, not the call's.
 KEY_HINT = regex.compile(r"\s*\((?i:ctrl|shift|alt|meta|cmd)\+\w+ to [^()]*\)\s*$")
+# The pill drawn over the last conversation row while the user has scrolled
+# back: "Jump to bottom (ctrl+End) ↓", "3 new messages ↓", "Waiting for your
+# answer · fn+↓ to scroll". The pill is centred: over a long row it covers
+# the row's middle.
+SCROLLED_PILL = regex.compile(r"\s(Jump to bottom|\d+ new messages?|Waiting for your answer)"
+                              r"(\s\([^()]*\))?(\s↓|\s·\s\S+ to scroll)")
 TOOL_CALL = regex.compile(r"^●\s+(?P<name>[A-Z][A-Za-z0-9_]*(?:\s?\([A-Za-z0-9_]+\))?|mcp__\S+)\((?P<arg>.*?)\)?\s*$")
 
 
@@ -57,6 +63,10 @@ class ClaudeCodeProfile(ChromeProfile):
         LineRule("logo-continued", "chrome", r"^\s*[▐▝▘▗▖▛▜▟▙▀▄█]{2}[▐▝▘▗▖▛▜▟▙▀▄█ ]*\s{2,}\S"),
         LineRule("status-star", "chrome", rf"^\s*{STAR}\s+\S+(…|\s+for\s+\d)"),
         LineRule("status-star-tokens", "chrome", rf"^\s*{STAR}\s+.*(\d+s\b|tokens|esc to interrupt)"),
+        # the thinking time alone, as the full-screen renderer draws it under
+        # the prompt ("Thought for 1s") or while it thinks ("● Thinking for 1s…")
+        LineRule("thinking-time", "chrome", r"^\s*(●\s+|∴\s+)?(?i:thought|thinking) for \d+(\.\d+)?[smh]…?"
+                 r"(\s+\((ctrl|shift|alt)\+\w+ to [^()]*\))?\s*$"),
         # a collapsed group, possibly after the thinking time that preceded it:
         # "Thought for 1s, read 2 files (ctrl+o to expand)"
         LineRule("tool-summary", "tool_call", r"^\s{1,4}(?P<body>(?:(?i:thought|thinking)\b[^,]{0,30},\s+)?"
@@ -99,6 +109,42 @@ class ClaudeCodeProfile(ChromeProfile):
 
     main_viewport = viewport
 
+    def rows(self, frame: Frame) -> list[str]:  # type: ignore[override]
+        """Full-screen rows as the stitcher should see them.
+
+        - Padding: while the conversation is shorter than the screen it is
+          drawn from the top and the status row sits right above the input
+          box; the blank rows between are no part of the conversation, and
+          kept they push its text far from the document's tail (views are
+          placed near the tail). Runs of more than two blank rows become
+          two; the rows taken out go to the end of the region, so row
+          indices from the input box down stay as they are.
+        - Scrolled back (wheel, PageUp): a pill ("Jump to bottom ↓") is drawn
+          over a row near the bottom and the prompt of the turn in view is
+          pinned over the top row (a multi-line prompt folded into one
+          row). Both rows are covered (`None`): they match anything and
+          keep the document's row. The view itself stays: it is an older
+          window (placed as paging), or the only place where text that
+          streamed while the user looked elsewhere was ever drawn.
+        """
+        lines = frame.lines
+        if not frame.alternate:
+            return lines
+        top = self._input_box_top(lines)
+        end = top if top is not None else len(lines)
+        scrolled = any(SCROLLED_PILL.search(ln) for ln in lines[max(0, end - 3):end])
+        out: list[str | None] = []
+        run = 0
+        for y, ln in enumerate(lines[:end]):
+            if scrolled and (SCROLLED_PILL.search(ln) or (y == 0 and ln.startswith("❯"))):
+                out.append(None)
+                run = 0
+                continue
+            run = run + 1 if not ln.strip() else 0
+            if run <= 2:
+                out.append(ln)
+        return out + [""] * (end - len(out)) + lines[end:]  # type: ignore[return-value]
+
     def transcript(self, frames: Iterable[Frame]) -> list[TLine]:
         lines = super().transcript(frames)
         lines = _drop_input_boxes(lines)
@@ -109,9 +155,15 @@ class ClaudeCodeProfile(ChromeProfile):
         labeled = super().label(lines)
         # `⎿` under a slash command is that command's output, not a tool's.
         prev = None
+        above: Labeled | None = None
         for lb in labeled:
             if lb.kind == "tool_result" and prev == "system":
                 lb.kind = "cont"
+            # a tip wrapped at a narrow width: its next rows are the tip's too
+            if lb.kind == "cont" and above is not None and above.kind == "chrome" and above.rule == "tip":
+                lb.kind = "chrome"
+                lb.rule = "tip"
+            above = lb
             if lb.kind not in ("blank", "chrome", "cont"):
                 prev = lb.kind
         return labeled

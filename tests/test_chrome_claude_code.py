@@ -1,0 +1,147 @@
+"""Claude Code chrome on real recordings: what the r3 round of fresh
+recordings found (scrolled-back views, padding above the status row,
+thinking-time rows, tips wrapped at narrow widths), asserted on every
+Claude Code recording that shows the situation, against its truth.json.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+import regex
+
+from agents_chrome.claude_code import PROFILE, SCROLLED_PILL
+from agents_chrome.replay import replay
+from screen.frames import iter_frames
+from screen.rawlog import open_recording
+from tests.conftest import recording_cases
+
+CASES = recording_cases("claude-code")
+#: the fresh round: long sessions, both renderers, resizes, shells, scroll-back
+R3 = [c for c in CASES if c.name.startswith("r3-")]
+PROFILE_THINKING = regex.compile(r"^(●\s+)?(Thought|Thinking) for \d+s")
+
+
+@lru_cache(maxsize=None)
+def frames_of(case: Path) -> tuple:
+    with open_recording(case / "session.cast") as reader:
+        return tuple(iter_frames(reader))
+
+
+@lru_cache(maxsize=None)
+def turns_of(case: Path) -> tuple:
+    _meta, turns, _labeled = replay(case / "session.cast", agent="claude-code")
+    return tuple(turns)
+
+
+def truth_prompts(case: Path) -> list[str]:
+    truth = json.loads((case / "truth.json").read_text(encoding="utf-8"))
+    return [" ".join(t["text"].split()) for t in truth["turns"] if t["role"] == "user" and not t.get("kind")]
+
+
+def replayed_prompts(case: Path) -> list[str]:
+    return [" ".join(t.text.split()) for t in turns_of(case) if t.role == "user"]
+
+
+def _input_box_top(frame) -> int:
+    top = PROFILE._input_box_top(frame.lines)
+    return top if top is not None else len(frame.lines)
+
+
+def test_the_fresh_round_is_there() -> None:
+    assert len(R3) >= 6
+
+
+@pytest.mark.parametrize("case", R3, ids=lambda c: c.name)
+def test_every_prompt_once_in_order(case: Path) -> None:
+    """Nothing early vanishes, nothing is doubled: long sessions, scroll-back,
+    resizes, a tip wrapped under a prompt, thinking rows under a prompt."""
+    assert replayed_prompts(case) == truth_prompts(case)
+
+
+def test_scrolled_back_views_cover_the_pill_and_the_pinned_prompt() -> None:
+    """A full-screen view the user scrolled back draws a pill over a row near
+    its bottom and pins the prompt in view over its top row: both rows are
+    covered (None) for the stitcher, and neither reaches a turn."""
+    seen = 0
+    for case in CASES:
+        mine = 0
+        for f in frames_of(case):
+            if not f.alternate:
+                continue
+            top = _input_box_top(f)
+            pill = [y for y in range(max(0, top - 3), top) if SCROLLED_PILL.search(f.lines[y])]
+            if not pill:
+                continue
+            mine += 1
+            rows = PROFILE.rows(f)
+            assert all(rows[y] is None for y in pill)
+            if f.lines[0].startswith("❯"):
+                assert rows[0] is None
+        if mine:
+            seen += mine
+            turns = turns_of(case)
+            assert not any(SCROLLED_PILL.search(t.text) for t in turns)
+            assert replayed_prompts(case) == truth_prompts(case)
+    assert seen, "no recording shows a scrolled-back view"
+
+
+def test_padding_above_the_status_row_is_squeezed() -> None:
+    """A short conversation is drawn from the top and the status row sits
+    above the input box: the blank rows between are squeezed to two, the
+    conversation rows keep their order and the rows from the box down their
+    places."""
+    squeezed = 0
+    for case in CASES:
+        for f in frames_of(case)[::5]:
+            if not f.alternate:
+                continue
+            rows = PROFILE.rows(f)
+            top = _input_box_top(f)
+            assert len(rows) == len(f.lines)
+            assert rows[top:] == f.lines[top:]
+            if any(r is None for r in rows):
+                continue  # scrolled back: see the test above
+            assert [r for r in rows[:top] if r.strip()] == [r for r in f.lines[:top] if r.strip()]
+            body = list(rows[:top])
+            while body and not body[-1].strip():
+                body.pop()  # the rows squeezed out go to the end of the region
+            run = 0
+            for r in body:
+                run = run + 1 if not r.strip() else 0
+                assert run <= 2
+            squeezed += rows != f.lines
+    assert squeezed
+
+
+def test_thinking_time_rows_are_no_turn_text() -> None:
+    """'Thought for 1s' under a prompt and '● Thinking for 1s…' are chrome of
+    thinking models, in both renderers."""
+    checked = 0
+    for case in R3:
+        truth = json.loads((case / "truth.json").read_text(encoding="utf-8"))
+        if not any(t["role"] == "thinking" for t in truth["turns"]):
+            continue
+        checked += 1
+        for t in turns_of(case):
+            if t.role in ("user", "assistant"):
+                for row in t.text.splitlines():
+                    assert not PROFILE_THINKING.match(row.strip()), (case.name, row)
+    assert checked >= 3
+
+
+
+@pytest.mark.parametrize("name", ["r3-long-fullscreen-100x30", "r3-resize-fullscreen-200x60"])
+@pytest.mark.parametrize("seed,max_pause,split,merge", [(3, 0.0, 0.3, 0.5), (11, 0.001, 0.8, 0.95)])
+def test_scroll_back_and_padding_do_not_depend_on_timing(name: str, seed: int, max_pause: float, split: float,
+                                                         merge: float, tmp_path: Path) -> None:
+    """Scrolled-back views and a short conversation's padding, with every pause
+    cut and the output cut into other events: the same turns."""
+    from tests.test_timing import retime
+    case = next(c for c in CASES if c.name == name)
+    fast = tmp_path / "session.cast"
+    retime(case / "session.cast", fast, seed, max_pause, split, merge)
+    _m, turns, _l = replay(fast, agent="claude-code")
+    assert [(t.role, t.text, t.name) for t in turns] == [(t.role, t.text, t.name) for t in turns_of(case)]
