@@ -37,7 +37,39 @@ from screen.frames import Frame
 
 BOX_BOTTOM = regex.compile(r"^\s*╹▀{10,}")
 BAR = "┃"
+#: a row holding nothing but the rest of the input box's bottom edge
+WRAPPED_EDGE = regex.compile(r"^▀{4,}\s*$")
 TOOL_ICON = regex.compile(r"^\s*(?P<icon>[→←✱⚙◇%⊕⟳✎])\s+(?P<name>[A-Z][\w-]*)\s*(?P<arg>.*)$")
+#: the title row opening a tool panel other than bash's (`# Wrote plan.md`,
+#: `← Edit notes.txt`): an icon, a capitalised verb, its argument
+PANEL_HEAD = regex.compile(r"^\s*│\s\s(?P<icon>[#→←✱⚙◇%⊕⟳✎])\s(?P<name>[A-Z][\w-]*)(\s+(?P<arg>\S.*))?$")
+#: a row of the slash-command menu drawn above the input box
+SLASH_MENU_ROW = regex.compile(r"^\s*┃\s/[\w-]+\s")
+#: panel titles that name the tool by what it did
+PANEL_VERBS = {"wrote": "write", "todos": "todowrite"}
+
+
+#: a row of a table drawn as a box grid in an answer: its cells, or a border
+GRID_CELLS = regex.compile(r"^(?P<ind>\s+)│(?P<cells>(?:[^│]*│){2,})$")
+GRID_BORDER = regex.compile(r"^(?P<ind>\s+)[┌├└][─┬┼┴]+[┐┤┘]$")
+
+
+def _table_row(text: str) -> str:
+    """A box-grid table row with its cells' padding squeezed to one space.
+
+    OpenCode sizes a table's columns to the rows it has so far and widens
+    them as more stream in, so one table is drawn at several column widths
+    while its answer streams; squeezed, every drawing of a row is the same
+    text, and the stitcher sees one table.
+    """
+    m = GRID_CELLS.match(text)
+    if m:
+        cells = [c.strip() for c in m.group("cells").split("│")[:-1]]
+        return m.group("ind") + "│ " + " │ ".join(cells) + " │"
+    m = GRID_BORDER.match(text)
+    if m:
+        return m.group("ind") + regex.sub(r"─+", "─", text.strip())
+    return text
 
 
 def sidebar_start(frame: Frame) -> int | None:
@@ -116,6 +148,8 @@ class OpenCodeProfile(ChromeProfile):
         LineRule("tip", "chrome", r"^\s*●\s+Tip\b"),
         LineRule("status-hints", "chrome", r"(ctrl\+p commands|esc interrupt|tab agents|ctrl\+x\b|• OpenCode \d)"),
         LineRule("spinner-dots", "chrome", r"^\s*[⬝■]{4,}"),
+        # a thinking model's reasoning, folded to one row once it ends
+        LineRule("thought-fold", "chrome", r"^\s*[+−-]\s+Thought:\s+[\d.]+m?s\s*$"),
         LineRule("menu-row", "chrome", r"^\s*┃\s*/[\w-]+\s{2,}.*┃?\s*$"),
         LineRule("dialog-edge", "chrome", r"^\s*┃.*\s{4,}┃\s*$"),
         LineRule("expand", "chrome", r"^\s*│\s+(Click to expand|Click to collapse|…)\s*$"),
@@ -133,19 +167,33 @@ class OpenCodeProfile(ChromeProfile):
     # -- frames -------------------------------------------------------------
     def transcript(self, frames: Iterable[Frame]) -> list[TLine]:
         frames = list(frames)
-        # The sidebar is not fully painted in every frame: find its column per
-        # terminal width over the whole recording, then crop every frame.
-        seen: dict[int, Counter[int]] = {}
+        # The sidebar is not fully painted in every frame: a width's column is
+        # the one most of its frames show, when most show one. Right after a
+        # resize the old layout (its sidebar clipped) is still on screen, so a
+        # width's first frames may show a column its settled frames never have:
+        # those few must not crop the rest, but are cropped at their own
+        # column where it lies left of the width's.
+        seen: dict[int, Counter[int | None]] = {}
+        self._own_sidebar: dict[int, int] = {}
         for f in frames:
             if f.alternate and f.cells:
                 col = sidebar_start(f)
+                seen.setdefault(f.columns, Counter())[col] += 1
                 if col is not None:
-                    seen.setdefault(f.columns, Counter())[col] += 1
-        self._sidebar = {w: c.most_common(1)[0][0] for w, c in seen.items()}
+                    self._own_sidebar[id(f)] = col
+        self._sidebar = {}
+        for w, votes in seen.items():
+            bare = votes.pop(None, 0)
+            if votes:
+                col, n = votes.most_common(1)[0]
+                if n >= bare:
+                    self._sidebar[w] = col
         return super().transcript(frames)
 
     def rows(self, frame: Frame) -> list[str]:
-        cut = getattr(self, "_sidebar", {}).get(frame.columns)
+        cuts = [c for c in (getattr(self, "_own_sidebar", {}).get(id(frame)),
+                            getattr(self, "_sidebar", {}).get(frame.columns)) if c is not None]
+        cut = min(cuts) if cuts else None
         out = []
         for y, text in enumerate(frame.lines):
             if cut is not None:
@@ -155,7 +203,7 @@ class OpenCodeProfile(ChromeProfile):
                 cells = frame.cells[y]
                 if x < len(cells) and cells[x].fg == cells[0].bg:
                     text = text[:x] + "│" + text[x + 1:]
-            out.append(text.rstrip())
+            out.append(_table_row(text.rstrip()))
         return out
 
     def dialog(self, frame: Frame) -> list[str] | None:
@@ -165,6 +213,10 @@ class OpenCodeProfile(ChromeProfile):
         top, bottom, left, right = box
         if frame.lines[top][left - 1:left] == BAR:
             return None  # the centred input box of the home screen
+        if all(SLASH_MENU_ROW.match(frame.lines[y]) for y in range(top, bottom)):
+            # a bar then `/command` on every row: the slash-command menu growing
+            # out of the input box, not a dialog over the conversation
+            return None
         rows = [frame.lines[y][left:right].strip() for y in range(top, bottom)]
         rows = [r for r in rows if r and not regex.fullmatch(r"(esc|enter|ok|cancel)(/\w+)?", r)]
         return [regex.sub(r"\s{4,}(esc|enter)(/\w+)?$", "", r) for r in rows] or None
@@ -173,6 +225,11 @@ class OpenCodeProfile(ChromeProfile):
         n = len(frame.lines)
         for y in range(n - 1, -1, -1):
             if BOX_BOTTOM.match(frame.lines[y]):
+                if y + 1 < n and WRAPPED_EDGE.match(frame.lines[y + 1]):
+                    # the box's bottom edge runs on to the next row: the terminal
+                    # re-wrapped a wider layout after a shrink and OpenCode has
+                    # not redrawn yet; its rows are the old layout, broken
+                    return None
                 top = y
                 while top > 0 and frame.lines[top - 1].lstrip().startswith(BAR):
                     top -= 1
@@ -187,6 +244,20 @@ class OpenCodeProfile(ChromeProfile):
     # -- turns ------------------------------------------------------------
     def label(self, lines: list[TLine]) -> list[Labeled]:
         labeled = super().label(lines)
+        # A tool panel is a run of `│` rows; the first row with text is its
+        # title: `$ cmd` for bash, else an icon and a verb (write, edit). A
+        # row of output that merely looks like a title (`# Heading` printed
+        # by cat) is never a panel's first row.
+        title_due = in_panel = False
+        for lb in labeled:
+            was_in, in_panel = in_panel, lb.line.text.lstrip().startswith("│")
+            if in_panel and not was_in:
+                title_due = True
+            if not in_panel or lb.kind == "blank":
+                continue
+            if title_due and lb.rule == "tool-output" and PANEL_HEAD.match(lb.line.text):
+                lb.kind, lb.rule = "tool_call", "panel-tool"
+            title_due = False
         # The first row of output under a bash call opens its result.
         prev = None
         for lb in labeled:
@@ -205,9 +276,10 @@ class OpenCodeProfile(ChromeProfile):
         if kind == "tool_call":
             if rule == "bash":
                 return Turn("tool_call", text.splitlines()[0].strip(), name="bash")
-            m = TOOL_ICON.match(members[0].line.text)
+            m = (PANEL_HEAD if rule == "panel-tool" else TOOL_ICON).match(members[0].line.text)
             if m:
-                return Turn("tool_call", m.group("arg").strip(), name=m.group("name").lower())
+                name = m.group("name").lower()
+                return Turn("tool_call", (m.group("arg") or "").strip(), name=PANEL_VERBS.get(name, name))
         if kind == "assistant":
             # consecutive indented rows were split into one block per row; keep the
             # text as rows
