@@ -24,7 +24,10 @@ from __future__ import annotations
 
 from typing import Iterable
 
+import textwrap
+
 import regex
+from wcwidth import wcswidth
 
 from agents_chrome.profile import ChromeProfile
 from agents_chrome.rules import COMMON_CHROME, Labeled, LineRule
@@ -42,6 +45,8 @@ SCROLLBAR = set("█▄▀▐▌▕▏│┃▁▂▃▅▆▇")
 GUTTER = regex.compile(r"^(?P<indent>\s*)(?P<n>\d{1,4})(?: (?P<code>.*))?$")
 PROMPT_ROW = regex.compile(r"^\s?>\s+\S")
 BAND_BOTTOM = regex.compile(r"^\s*▀{10,}\s*$")
+FOOTER = regex.compile(r"workspace \(/directory\)|no sandbox|\bsandbox\s{3,}|/model\s*$|context left")
+INPUT_ROW = regex.compile(r"^\s?[*>!]\s(?P<body>.*)$")
 
 
 class GeminiProfile(ChromeProfile):
@@ -92,7 +97,33 @@ class GeminiProfile(ChromeProfile):
         return without_scrollbar(frame, SCROLLBAR) if frame.alternate else frame.lines
 
     def transcript(self, frames: Iterable[Frame]) -> list[TLine]:
-        return fold_reprints(_fold_alt_reprint(super().transcript(frames)), LOGO)
+        self._inputs: list[tuple[float, str]] = []
+        return fold_reprints(_fold_alt_reprint(super().transcript(self._watch_input(frames))), LOGO)
+
+    def _watch_input(self, frames: Iterable[Frame]) -> Iterable[Frame]:
+        """Note each text the input band held when it was emptied (a submission), as frames pass."""
+        held: str | None = None
+        for f in frames:
+            text = _input_text(self.rows(f))
+            if held and not text:
+                self._inputs.append((f.time, held))
+            held = text
+            yield f
+
+    def _complete_prompt(self, text: str) -> str:
+        """Typed while Ink is still busy redrawing a large screen (right after a
+        resize), the prompt can reach the history cut short: the band shows the
+        text as it stood a few keys before Enter, while the input band drew it
+        whole just before it was emptied. A history prompt that no submission
+        equals but exactly one submission extends takes its rest from there."""
+        have = " ".join(text.split())
+        subs = {" ".join(t.split()) for _, t in getattr(self, "_inputs", [])}
+        if not have or have in subs:
+            return text
+        longer = [s for s in subs if s.startswith(have) and len(s) > len(have)]
+        if len(longer) == 1:
+            return text.rstrip() + longer[0][len(have):]
+        return text
 
     # -- turns ------------------------------------------------------------
     def label(self, lines: list[TLine]) -> list[Labeled]:
@@ -109,9 +140,36 @@ class GeminiProfile(ChromeProfile):
                 return Turn("tool_call", m.group("arg").strip(), name=m.group("name"))
         if kind == "tool_result":
             return Turn("tool_result", text)
+        if kind in ("user", "assistant"):
+            text = _rejoin_wrapped(text, members)
+        if kind == "user":
+            return Turn(kind, self._complete_prompt(text))
         if kind == "assistant":
             return Turn(kind, _drop_rewrapped_repeats(text))
         return Turn(kind, text)
+
+
+def _rejoin_wrapped(text: str, members: list[Labeled]) -> str:
+    """Inline, history rows drawn at one width are reflowed by the terminal
+    when it narrows or widens (autowrap carries a row on to the next): such a
+    row and the one it runs into are one line again, and a word the wrap cut
+    in two is one word. Text without a wrapped row is left as built."""
+    if not any(m.line.wrapped for m in members[:-1]):
+        return text
+    rows: list[str] = []
+    carry = False  # the previous row wrapped into this one
+    cut = False  # ... in the middle of a word
+    for m in members:
+        body = m.body if m is members[0] else m.line.text
+        if carry and rows:
+            rows[-1] = rows[-1].rstrip() + ("" if cut and body[:1].isalnum() else " ") + body.lstrip()
+        else:
+            rows.append(body)
+        ln = m.line
+        carry = ln.wrapped and m.kind in ("user", "assistant", "cont")
+        cut = bool(ln.text) and ln.text[-1].isalnum() and (not ln.width or wcswidth(ln.text) >= ln.width)
+    head, rest = rows[0].rstrip(), textwrap.dedent("\n".join(r.rstrip() for r in rows[1:]))
+    return head + ("\n" + rest if len(rows) > 1 else "")
 
 
 def _drop_rewrapped_repeats(text: str) -> str:
@@ -124,6 +182,27 @@ def _drop_rewrapped_repeats(text: str) -> str:
             continue
         out.append(para)
     return "\n\n".join(out)
+
+
+def _input_text(rows: list[str]) -> str | None:
+    """The text in the input band at the bottom of a frame (`* text` in YOLO
+    mode, `> text` otherwise, continuation rows indented three), or None when
+    the band is not drawn or shows its placeholder."""
+    top = next((y for y in range(len(rows) - 1, -1, -1) if BAND_TOP.match(rows[y])), None)
+    if top is None or top + 1 >= len(rows):
+        return None
+    m = INPUT_ROW.match(rows[top + 1])
+    if not m or "Type your message" in rows[top + 1]:
+        return None
+    out = [m.group("body").rstrip()]
+    end = top + 2
+    while end < len(rows) and not BAND_BOTTOM.match(rows[end]) and rows[end].startswith("   "):
+        out.append(rows[end][3:].rstrip())
+        end += 1
+    # the input band has the footer under it; a prompt band in the history does not
+    if not any(FOOTER.search(r) for r in rows[end + 1:end + 4]):
+        return None
+    return "\n".join(out).strip()
 
 
 def _prompt_heads(lines: list[TLine]) -> list[str]:

@@ -52,6 +52,7 @@ BOX_ROW = regex.compile(r"^[┌│└].*[┐│┘]$")
 SPINNER = regex.compile(r"^[\u2800-\u28ff ]{1,3}\s*\S.*…\s*\(.*(Esc|Ctrl\+C).*\)\s*$")
 # tool icons: settled (collapsed / expanded), running, failed
 TOOL_LINE = regex.compile(r"^(?P<icon>[⏵⏷□✕✗✓⚠])\s+(?P<verb>[A-Z][a-z]+)\b\s*(?P<arg>.*)$")
+THOUGHT = regex.compile(r"^[⏵⏷□■]\s+(?P<body>Thought|Thinking)\s*$")
 SUMMARY = regex.compile(r"^(?P<n>\d+)\s+(?P<what>commands|files|searches|pages|processes|edits|skills|"
                         r"queries|questions|items|\w+s)$")
 
@@ -102,6 +103,8 @@ class VibeProfile(ChromeProfile):
         # what a slash command printed, in a bracket `⎡ ⎢ ⎣` down its left side
         LineRule("command-output", "system", r"^\s*[⎡⎢⎣](?P<body>.*)$"),
         LineRule("prompt", "user", r"^>\s(?P<body>.*)$"),
+        # a reasoning model's thinking folds into one `⏵ Thought` row (`□ Thinking` while it streams)
+        LineRule("thought", "thinking", THOUGHT.pattern),
         LineRule("tool", "tool_call", TOOL_LINE.pattern),
     )
 
@@ -196,7 +199,7 @@ class VibeProfile(ChromeProfile):
     def _note_tools(self, rows: list[str], time: float) -> None:
         for r in rows:
             m = TOOL_LINE.match(r)
-            if not m or m.group("icon") == "□" or SUMMARY.match(m.group("arg").strip()):
+            if not m or m.group("icon") == "□" or SUMMARY.match(m.group("arg").strip()) or THOUGHT.match(r):
                 continue
             key = (m.group("verb"), m.group("arg").strip())
             if key not in self._tools_set:
@@ -226,8 +229,8 @@ class VibeProfile(ChromeProfile):
                 elif lb.kind == "tool_call":
                     lb.kind, lb.rule, lb.body = "cont", "prompt-row", lb.line.text
                     continue
-            if lb.kind == "tool_call":
-                prev = "tool_call"
+            if lb.kind in ("tool_call", "thinking"):
+                prev = lb.kind
                 continue
             if lb.rule == "box" and prev == "assistant":
                 lb.kind = "cont"  # a table's grid edge inside an answer, not a popup
@@ -243,6 +246,7 @@ class VibeProfile(ChromeProfile):
 
     def make_turn(self, kind: str, text: str, members: list[Labeled]) -> Turn | list[Turn] | None:
         if kind == "user":
+            self._turn_start = members[0].line.time
             # prompt rows: the marker row, then rows indented under it
             rows = [members[0].body] + [m.line.text for m in members[1:]]
             rows = [r[2:] if r.startswith("  ") else r for r in rows]
@@ -279,7 +283,11 @@ class VibeProfile(ChromeProfile):
     def _expand_summary(self, verb: str, name: str, n: int, time: float) -> list[Turn]:
         seen = getattr(self, "_tools_seen", [])
         used = getattr(self, "_tools_used", set())
-        picks = [i for i, (t, v, _) in enumerate(seen) if v == verb and i not in used and t <= time + 1e-6]
+        # only calls shown since this turn's prompt: a call run and folded before it was ever drawn
+        # alone is not to be filled in with an older turn's call
+        start = getattr(self, "_turn_start", float("-inf"))
+        picks = [i for i, (t, v, _) in enumerate(seen)
+                 if v == verb and i not in used and start - 1e-6 <= t <= time + 1e-6]
         picks = picks[-n:] if len(picks) >= n else picks
         self._tools_used = used | set(picks)
         out = [Turn("tool_call", seen[i][2], name=name, extra={"verb": verb}) for i in picks]
@@ -289,11 +297,12 @@ class VibeProfile(ChromeProfile):
 
     def turns(self, labeled: list[Labeled]) -> list[Turn]:
         self._tools_used = set()
+        self._turn_start = float("-inf")
         out: list[Turn] = []
         for t in super().turns(labeled):
             if t.role == "assistant":
                 import textwrap
-                t.text = textwrap.dedent(t.text).strip()
+                t.text = _drop_grid_drafts(textwrap.dedent(t.text)).strip()
                 if not t.text:
                     continue
                 if out and out[-1].role == "assistant":
@@ -301,6 +310,63 @@ class VibeProfile(ChromeProfile):
                     continue
             out.append(t)
         return out
+
+
+GRID_ROW = regex.compile(r"^\s*[┌│├└].*[┐│┤┘]\s*$")
+
+
+def _grid_cells(rows: list[str]) -> list[list[str]]:
+    """The cell texts of a box grid's content rows (border rows left out)."""
+    return [[" ".join(c.split()) for c in r.strip()[1:-1].split("│")] for r in rows if r.strip().startswith("│")]
+
+
+def _is_draft(early: list[list[str]], late: list[list[str]]) -> bool:
+    """`early` is `late` caught while its rows streamed in: same header, no more
+    rows, each cell a prefix of the later one's (the last row may still be a
+    fragment of markdown being typed)."""
+    if not early or not late or len(early) > len(late) or early[0] != late[0]:
+        return False
+    checked = early[:-1] if len(early) > 2 else early
+    return all(len(a) == len(b) and all(y.startswith(x) for x, y in zip(a, b))
+               for a, b in zip(checked, late))
+
+
+def _drop_grid_drafts(text: str) -> str:
+    """A table streams row by row and Vibe lays the grid out again as rows
+    arrive (columns widen); when the table is taller than the viewport the
+    earlier layouts scroll away and are stitched as grids of their own. A grid
+    followed in the same answer by a fuller layout of itself goes, and so does
+    the lead-in paragraph it left repeated."""
+    lines = text.split("\n")
+    spans: list[tuple[int, int]] = []
+    i = 0
+    while i < len(lines):
+        if GRID_ROW.match(lines[i]):
+            j = i
+            while j < len(lines) and GRID_ROW.match(lines[j]):
+                j += 1
+                if lines[j - 1].lstrip().startswith("└"):
+                    break  # a grid ends at its bottom edge, another may follow at once
+            spans.append((i, j))
+            i = j
+        else:
+            i += 1
+    if len(spans) < 2:
+        return text
+    cells = [_grid_cells(lines[a:b]) for a, b in spans]
+    drop: set[int] = set()
+    for k, (a, b) in enumerate(spans):
+        if any(_is_draft(cells[k], cells[m]) for m in range(k + 1, len(spans))):
+            drop.update(range(a, b))
+    if not drop:
+        return text
+    kept = "\n".join(ln for n, ln in enumerate(lines) if n not in drop)
+    out: list[str] = []
+    for para in regex.split(r"\n\s*\n", kept):
+        if out and para.strip() and " ".join(para.split()) == " ".join(out[-1].split()):
+            continue
+        out.append(para)
+    return "\n\n".join(out)
 
 
 PROFILE = VibeProfile()

@@ -1,0 +1,147 @@
+"""Mistral Vibe: behaviour found by the r3 round of fresh recordings.
+
+- a table taller than the viewport is laid out again as its rows stream in;
+  the earlier layouts scrolled away and used to be stitched as grids of
+  their own (the answer held the table two or three times);
+- a reasoning model's thinking is one `⏵ Thought` row: a thinking turn,
+  not a tool call;
+- `⏵ Ran N commands` folds calls that may never have been drawn alone: it
+  is filled only from calls shown since the turn's prompt, never from an
+  earlier turn's calls.
+Each is checked on real recordings (recordings/vibe/), with and without the
+input events, plus small synthetic cases for the rule itself.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import RECORDINGS, cli, recording_cases, strip_inputs
+
+AGENT = "vibe"
+CASES = recording_cases(AGENT)
+_cache: dict[tuple[str, bool], dict] = {}
+
+
+def replay(case: Path, screen_only: bool, tmp_path_factory) -> dict:
+    key = (str(case), screen_only)
+    if key not in _cache:
+        cast = case / "session.cast"
+        if screen_only:
+            cast = strip_inputs(cast, tmp_path_factory.mktemp("so") / "session.cast")
+        p = cli("replay", str(cast), "--agent", AGENT, "--format", "json")
+        assert p.returncode == 0, p.stderr
+        _cache[key] = json.loads(p.stdout)
+    return _cache[key]
+
+
+def segments(turns: list[dict]) -> list[list[dict]]:
+    """Turns grouped by prompt (typed prompts only; slash and exit commands are not prompts)."""
+    out: list[list[dict]] = []
+    for t in turns:
+        if t["role"] == "user" and not t.get("kind"):
+            out.append([t])
+        elif out:
+            out[-1].append(t)
+    return out
+
+
+def grids(text: str) -> list[list[str]]:
+    """Each box grid of an answer as its rows, split where a bottom edge ends one."""
+    from agents_chrome.vibe import GRID_ROW
+    out: list[list[str]] = []
+    cur: list[str] = []
+    for ln in text.split("\n"):
+        if GRID_ROW.match(ln):
+            cur.append(ln)
+            if ln.lstrip().startswith("└"):
+                out.append(cur)
+                cur = []
+        elif cur:
+            out.append(cur)
+            cur = []
+    if cur:
+        out.append(cur)
+    return out
+
+
+def served_tables(truth: dict) -> list[int]:
+    """Per prompt, how many markdown tables the mock served."""
+    counts = []
+    for seg in segments(truth["turns"]):
+        n = 0
+        for t in seg:
+            if t["role"] == "assistant":
+                lines = t["text"].split("\n")
+                n += sum(1 for a, b in zip(lines, lines[1:])
+                         if a.lstrip().startswith("|") and set(b.strip()) <= set("|:- ") and "-" in b)
+        counts.append(n)
+    return counts
+
+
+@pytest.mark.parametrize("screen_only", [False, True], ids=["with-inputs", "screen-only"])
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_each_table_is_drawn_once(case: Path, screen_only: bool, tmp_path_factory) -> None:
+    """As many grids per prompt as the model served tables (no streaming drafts)."""
+    truth = json.loads((case / "truth.json").read_text())
+    conv = replay(case, screen_only, tmp_path_factory)
+    want = served_tables(truth)
+    got = [sum(len(grids(t["text"])) for t in seg if t["role"] == "assistant") for seg in segments(conv["turns"])]
+    assert got == want
+
+
+@pytest.mark.parametrize("name", ["r3-vibe-resize-b-80x24", "r3-vibe-narrow-e-60x20"])
+def test_tall_table_streamed_in_a_small_terminal_keeps_one_layout(name: str, tmp_path_factory) -> None:
+    """The recordings where the drafts showed: every row of the served table, once."""
+    case = RECORDINGS / AGENT / name
+    truth = json.loads((case / "truth.json").read_text())
+    for screen_only in (False, True):
+        conv = replay(case, screen_only, tmp_path_factory)
+        for tseg, pseg in zip(segments(truth["turns"]), segments(conv["turns"])):
+            served = "\n".join(t["text"] for t in tseg if t["role"] == "assistant")
+            shown = "\n".join(t["text"] for t in pseg if t["role"] == "assistant")
+            for row in served.split("\n"):
+                if row.startswith("| `"):  # a data row: its first cell is shown exactly once
+                    first = row.split("|")[1].strip().strip("`")
+                    cells = [ln for ln in shown.split("\n") if ln.lstrip().startswith("│")]
+                    assert sum(1 for ln in cells if ln.split("│")[1].strip() == first) == 1, (first, shown[:400])
+
+
+def test_draft_rule_keeps_different_tables() -> None:
+    from agents_chrome.vibe import _drop_grid_drafts
+    a = ["┌────┬────┐", "│ k  │ v  │", "├────┼────┤", "│ a  │ 1  │", "└────┴────┘"]
+    b = ["┌────┬────┐", "│ k  │ v  │", "├────┼────┤", "│ b  │ 2  │", "└────┴────┘"]
+    both = "\n".join(["Before:", *a, "", "After:", *b])
+    assert _drop_grid_drafts(both) == both  # same header, different rows: two tables
+    draft = ["┌────┬───┐", "│ k  │ v │", "├────┼───┤", "│ a  │ 1 │", "├────┼───┤", "│ b  │   │", "└────┴───┘"]
+    full = ["┌─────┬────┐", "│ k   │ v  │", "├─────┼────┤", "│ a   │ 1  │", "├─────┼────┤", "│ b   │ 22 │",
+            "├─────┼────┤", "│ c   │ 3  │", "└─────┴────┘"]
+    text = "\n".join(["Lead in:", "", *draft, "", "Lead in:", "", *full, "", "Done."])
+    got = _drop_grid_drafts(text)
+    assert got.count("Lead in:") == 1 and got.count("┌") == 1 and "│ c   │ 3  │" in got and got.endswith("Done.")
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_thought_row_is_thinking_not_a_tool(case: Path, tmp_path_factory) -> None:
+    truth = json.loads((case / "truth.json").read_text())
+    conv = replay(case, True, tmp_path_factory)
+    assert not [t for t in conv["turns"] if t["role"] == "tool_call" and t["name"] in ("thought", "thinking")]
+    thought = [i for i, seg in enumerate(segments(truth["turns"])) if any(t["role"] == "thinking" for t in seg)]
+    shown = [i for i, seg in enumerate(segments(conv["turns"])) if any(t["role"] == "thinking" for t in seg)]
+    assert shown == thought
+
+
+@pytest.mark.parametrize("screen_only", [False, True], ids=["with-inputs", "screen-only"])
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_folded_calls_come_from_their_own_turn(case: Path, screen_only: bool, tmp_path_factory) -> None:
+    """Every named call is one the model made in that same turn (a summary row is
+    never filled with an earlier turn's commands)."""
+    truth = json.loads((case / "truth.json").read_text())
+    conv = replay(case, screen_only, tmp_path_factory)
+    for tseg, pseg in zip(segments(truth["turns"]), segments(conv["turns"])):
+        made = [t["input"].get("command") for t in tseg if t["role"] == "tool_call"]
+        for t in pseg:
+            if t["role"] == "tool_call" and t["text"]:
+                assert t["text"] in made, (tseg[0]["text"], t["text"], made)
