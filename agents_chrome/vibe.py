@@ -164,6 +164,9 @@ class VibeProfile(ChromeProfile):
         self._tools_set: set[tuple[str, str]] = set()
         self._dialogs = []
         self._widths: list[tuple[float, int]] = []
+        self._submitted: list[tuple[float, str]] = []
+        held: str | None = None
+        pending: tuple[float, str] | None = None
         out: list[TLine] = []
         block = 0
         st: LayoutStitcher | None = None
@@ -171,6 +174,16 @@ class VibeProfile(ChromeProfile):
             if not self._widths or self._widths[-1][1] != f.columns:
                 self._widths.append((f.time, f.columns))
             if f.alternate:
+                typed = self._input_text(f)
+                if held and typed == "":
+                    pending = (f.time, held)  # sent, or cleared: sent once the agent starts working
+                if typed is not None:
+                    held = typed
+                if pending and f.time - pending[0] > 5.0:
+                    pending = None
+                if pending and any(SPINNER.match(r) for r in self.rows(f)):
+                    self._submitted.append(pending)
+                    pending = None
                 if st is None:
                     block += 1
                     # cell-diff redraws drop blanks next to wide characters: keep rows as first drawn
@@ -184,6 +197,26 @@ class VibeProfile(ChromeProfile):
         if st is not None:
             out.extend(self._stitched(st, block))
         return out
+
+    def _input_text(self, frame: Frame) -> str | None:
+        """What the input box holds ("" when empty), None when it is not drawn.
+        Rows under the mode rule: `> text`, continuation rows indented two,
+        down to the box's bottom rule; soft wraps joined as in the history."""
+        lines = self.rows(frame)
+        top = self._input_top(lines)
+        if top is None or top + 1 >= len(lines) or not MODE_RULE.match(lines[top]):
+            return None
+        rows: list[str] = []
+        for r in lines[top + 1:]:
+            if RULE.match(r):
+                break
+            rows.append(r)
+        if not rows or not rows[0].startswith(">"):
+            return None
+        rows = [rows[0][2:]] + [r[2:] if r.startswith("  ") else r for r in rows[1:]]
+        while rows and not rows[-1].strip():
+            rows.pop()
+        return _join_prompt_rows(rows, frame.columns - 1) if rows else ""
 
     @staticmethod
     def _stitched(st: LayoutStitcher, block: int) -> list[TLine]:
@@ -253,13 +286,7 @@ class VibeProfile(ChromeProfile):
             while rows and not rows[-1].strip():
                 rows.pop()
             width = self._width_at(members[0].line.time) - 1  # the scrollbar column
-            text = rows[0].rstrip() if rows else ""
-            for prev, row in zip(rows, rows[1:]):
-                nxt = row.split()
-                # a soft wrap: the next row's first word would not have fit on this one
-                soft = nxt and wcswidth("> " + prev.rstrip()) + 1 + wcswidth(nxt[0]) > width
-                text += (" " if soft else "\n") + row.rstrip()
-            return Turn("user", text)
+            return Turn("user", _join_prompt_rows(rows, width))
         if kind == "tool_call":
             m = TOOL_LINE.match(members[0].line.text)
             if not m:
@@ -280,6 +307,43 @@ class VibeProfile(ChromeProfile):
             return Turn("assistant", HAN_GAP.sub("", body))
         return Turn(kind, text)
 
+    def _with_unseen_prompts(self, turns: list[Turn]) -> list[Turn]:
+        """Scrolled back while an answer streams, Vibe's view stays where the
+        user left it: the turns that follow are appended out of sight and may
+        never be drawn. What was typed was drawn in the input box, though: a
+        prompt submitted there (the box held it, then emptied) that the
+        history never showed becomes a user turn at the time it was sent.
+        Slash commands are left to their own rows."""
+        subs = [(tm, t) for tm, t in getattr(self, "_submitted", []) if t.strip() and not t.lstrip().startswith("/")]
+        if not subs:
+            return turns
+        key = lambda s: "".join(s.split())  # noqa: E731  (wraps differ between box and history)
+        users = [n for n, t in enumerate(turns) if t.role == "user"]
+        shown = [key(turns[n].text) for n in users]
+        # where each unseen prompt goes: after the block of the last prompt the history did show
+        # (line times are no guide: a layout redrawn after a resize is "first seen" late)
+        inserts: list[tuple[int, str, float]] = []
+        j, last = 0, None
+        for tm, text in subs:
+            k = next((n for n in range(j, len(shown)) if shown[n] == key(text)), None)
+            if k is not None:
+                j, last = k + 1, k
+                continue
+            at = (users[last + 1] if last + 1 < len(users) else len(turns)) if last is not None else \
+                (users[0] if users else len(turns))
+            inserts.append((at, text, tm))
+        if not inserts:
+            return turns
+        out: list[Turn] = []
+        pending = sorted(inserts, key=lambda x: x[0])
+        for n, t in enumerate(turns + [None]):  # type: ignore[operator]
+            while pending and pending[0][0] == n:
+                _, text, tm = pending.pop(0)
+                out.append(Turn("user", text, time=tm, extra={"seen": "input box"}))
+            if t is not None:
+                out.append(t)
+        return out
+
     def _expand_summary(self, verb: str, name: str, n: int, time: float) -> list[Turn]:
         seen = getattr(self, "_tools_seen", [])
         used = getattr(self, "_tools_used", set())
@@ -299,7 +363,8 @@ class VibeProfile(ChromeProfile):
         self._tools_used = set()
         self._turn_start = float("-inf")
         out: list[Turn] = []
-        for t in super().turns(labeled):
+        made = self._with_unseen_prompts(super().turns(labeled))
+        for t in made:
             if t.role == "assistant":
                 import textwrap
                 t.text = _drop_grid_drafts(textwrap.dedent(t.text)).strip()
@@ -310,6 +375,18 @@ class VibeProfile(ChromeProfile):
                     continue
             out.append(t)
         return out
+
+
+def _join_prompt_rows(rows: list[str], width: int) -> str:
+    """Prompt rows (marker and indent removed) as typed: a row the next row's
+    first word would not have fitted on was soft-wrapped, any other break was
+    typed."""
+    text = rows[0].rstrip() if rows else ""
+    for prev, row in zip(rows, rows[1:]):
+        nxt = row.split()
+        soft = nxt and wcswidth("> " + prev.rstrip()) + 1 + wcswidth(nxt[0]) > width
+        text += (" " if soft else "\n") + row.rstrip()
+    return text
 
 
 GRID_ROW = regex.compile(r"^\s*[┌│├└].*[┐│┤┘]\s*$")

@@ -7,7 +7,10 @@
   not a tool call;
 - `⏵ Ran N commands` folds calls that may never have been drawn alone: it
   is filled only from calls shown since the turn's prompt, never from an
-  earlier turn's calls.
+  earlier turn's calls;
+- scrolled back while an answer streams, Vibe's view stays put and later
+  turns are appended out of sight: a prompt sent from the input box that the
+  history never showed is still a user turn.
 Each is checked on real recordings (recordings/vibe/), with and without the
 input events, plus small synthetic cases for the rule itself.
 """
@@ -145,3 +148,36 @@ def test_folded_calls_come_from_their_own_turn(case: Path, screen_only: bool, tm
         for t in pseg:
             if t["role"] == "tool_call" and t["text"]:
                 assert t["text"] in made, (tseg[0]["text"], t["text"], made)
+
+
+def test_prompts_sent_while_the_view_is_scrolled_back(tmp_path_factory) -> None:
+    """r3-vibe-scroll-h: wheel-up during an answer leaves the view detached; the
+    last two prompts are drawn only in the input box, yet every prompt is a
+    user turn, in order, and only those two are marked as seen there."""
+    case = RECORDINGS / AGENT / "r3-vibe-scroll-h-90x24"
+    truth = json.loads((case / "truth.json").read_text())
+    typed = [" ".join(s[0]["text"].split()) for s in segments(truth["turns"])]
+    for screen_only in (False, True):
+        conv = replay(case, screen_only, tmp_path_factory)
+        users = [t for t in conv["turns"] if t["role"] == "user"]
+        assert [" ".join(t["text"].split()) for t in users] == typed
+        assert [t.get("seen") for t in users] == [None, None, None, "input box", "input box"]
+
+
+def test_cleared_input_is_not_a_prompt() -> None:
+    """Text emptied from the input box without the agent starting work (no
+    spinner within a few seconds) was cleared, not sent."""
+    from screen.frames import Frame
+    from agents_chrome.vibe import PROFILE
+
+    def frame(t: float, typed: str, spinner: bool = False) -> Frame:
+        lines = ["> first prompt", "─" * 59, "", "  an answer", ""] + \
+                (["⠋  Generating… (0s Esc/Ctrl+C to interrupt)"] if spinner else [""]) + \
+                ["─" * 30 + " accept edits · auto-approve ─", "> " + typed, "─" * 60]
+        return Frame(index=0, time=t, reason="quiet", columns=60, rows=len(lines), lines=lines,
+                     cursor=(0, 0), cursor_hidden=True, alternate=True, scrolled=[])
+
+    frames = [frame(0.0, "typo"), frame(1.0, ""), frame(9.0, "second prompt"), frame(10.0, ""),
+              frame(10.5, "", spinner=True)]
+    PROFILE.transcript(frames)
+    assert PROFILE._submitted == [(10.0, "second prompt")]
