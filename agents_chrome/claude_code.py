@@ -18,7 +18,7 @@ Screen anatomy:
 """
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Iterator
 
 import regex
 
@@ -132,7 +132,7 @@ class ClaudeCodeProfile(ChromeProfile):
             return lines
         top = self._input_box_top(lines)
         end = top if top is not None else len(lines)
-        scrolled = any(SCROLLED_PILL.search(ln) for ln in lines[max(0, end - 3):end])
+        scrolled = self._scrolled(frame)
         out: list[str | None] = []
         run = 0
         for y, ln in enumerate(lines[:end]):
@@ -145,8 +145,37 @@ class ClaudeCodeProfile(ChromeProfile):
                 out.append(ln)
         return out + [""] * (end - len(out)) + lines[end:]  # type: ignore[return-value]
 
+    def _scrolled(self, frame: Frame) -> bool:
+        """The user scrolled this full-screen view back: the pill is drawn."""
+        if not frame.alternate:
+            return False
+        top = self._input_box_top(frame.lines)
+        end = top if top is not None else len(frame.lines)
+        return any(SCROLLED_PILL.search(ln) for ln in frame.lines[max(0, end - 3):end])
+
+    def _new_text_only(self, frames: Iterable[Frame]) -> Iterator[Frame]:
+        """Leave out scrolled-back views that show nothing new.
+
+        A scrolled-back view is frozen while the answer streams on below it;
+        near the end of the conversation it looks like the live tail, and
+        taken as one it would end the document where it ends, cutting the
+        rows streamed below it. A view whose rows were all shown before
+        adds nothing, so it goes; one that shows rows never shown (text that
+        streamed while the user looked elsewhere) stays.
+        """
+        seen: set[str] = set()
+        for f in frames:
+            if f.alternate:
+                vp = self.viewport(f)
+                if vp is not None:
+                    rows = {r for r in self.rows(f)[vp[0]:vp[1]] if r is not None and len(r.strip()) >= 3}
+                    if self._scrolled(f) and rows <= seen:
+                        continue
+                    seen |= rows
+            yield f
+
     def transcript(self, frames: Iterable[Frame]) -> list[TLine]:
-        lines = super().transcript(frames)
+        lines = super().transcript(self._new_text_only(frames))
         lines = _drop_input_boxes(lines)
         return fold_reprints(lines, LOGO)
 

@@ -22,6 +22,7 @@ CASES = recording_cases("claude-code")
 #: the fresh round: long sessions, both renderers, resizes, shells, scroll-back
 R3 = [c for c in CASES if c.name.startswith("r3-")]
 PROFILE_THINKING = regex.compile(r"^(●\s+)?(Thought|Thinking) for \d+s")
+PROFILE_CONVERSATION_ROW = regex.compile(r"^\s*[-•▎A-Za-z]")  # text rows (not spinners, status, tips)
 
 
 @lru_cache(maxsize=None)
@@ -145,3 +146,29 @@ def test_scroll_back_and_padding_do_not_depend_on_timing(name: str, seed: int, m
     retime(case / "session.cast", fast, seed, max_pause, split, merge)
     _m, turns, _l = replay(fast, agent="claude-code")
     assert [(t.role, t.text, t.name) for t in turns] == [(t.role, t.text, t.name) for t in turns_of(case)]
+
+
+def test_a_frozen_scrolled_view_does_not_cut_what_streamed_below_it() -> None:
+    """Cut the recording right after each scrolled-back view that only
+    repeats rows: every row of the last live view before it is still in the
+    transcript (taken for the live tail, the frozen view would end the
+    document where it ends)."""
+    checked = 0
+    for case in CASES:
+        frames = frames_of(case)
+        last_live = None
+        for k, f in enumerate(frames):
+            if not f.alternate or PROFILE.viewport(f) is None:
+                continue
+            if not PROFILE._scrolled(f):
+                last_live = f
+                continue
+            if last_live is None or checked >= 6:
+                continue
+            live_rows = [r for r in PROFILE.rows(last_live)[slice(*PROFILE.viewport(last_live))]
+                         if r and len(r.strip()) >= 3 and PROFILE_CONVERSATION_ROW.match(r)]
+            doc = {ln.text for ln in PROFILE.transcript(frames[:k + 1])}
+            assert [r for r in live_rows if r not in doc] == [], case.name
+            checked += 1
+    assert checked
+
