@@ -43,6 +43,8 @@ TOOL_ICON = regex.compile(r"^\s*(?P<icon>[→←✱⚙◇%⊕⟳✎])\s+(?P<name
 #: the title row opening a tool panel other than bash's (`# Wrote plan.md`,
 #: `← Edit notes.txt`): an icon, a capitalised verb, its argument
 PANEL_HEAD = regex.compile(r"^\s*│\s\s(?P<icon>[#→←✱⚙◇%⊕⟳✎])\s(?P<name>[A-Z][\w-]*)(\s+(?P<arg>\S.*))?$")
+#: a bash panel's title while the command runs: a spinner where `$` settles
+RUNNING_BASH = regex.compile(r"^\s*│\s\s[\u2800-\u28ff]\s+(?P<cmd>\S.*)$")
 #: a row of the slash-command menu drawn above the input box
 SLASH_MENU_ROW = regex.compile(r"^\s*┃\s/[\w-]+\s")
 #: panel titles that name the tool by what it did
@@ -234,7 +236,9 @@ class OpenCodeProfile(ChromeProfile):
                 while top > 0 and frame.lines[top - 1].lstrip().startswith(BAR):
                     top -= 1
                 return (0, top)
-        return (0, n)
+        # OpenCode draws its input box on every screen; a frame without one
+        # is a resize caught before the redraw (the old layout, cut)
+        return None
 
     def main_viewport(self, frame: Frame) -> tuple[int, int] | None:
         """The main screen is never conversation (the exit banner, or rows a
@@ -258,6 +262,23 @@ class OpenCodeProfile(ChromeProfile):
             if title_due and lb.rule == "tool-output" and PANEL_HEAD.match(lb.line.text):
                 lb.kind, lb.rule = "tool_call", "panel-tool"
             title_due = False
+        # A bash panel still running shows a spinner for its `$`. When its
+        # finished title never reached the screen (the panel scrolled out on
+        # a short screen before it settled), the running title is the call.
+        for i, lb in enumerate(labeled):
+            m = RUNNING_BASH.match(lb.line.text) if lb.rule == "running-tool" else None
+            if not m:
+                continue
+            cmd = m.group("cmd").strip()
+            settled = False
+            for later in labeled[i + 1:]:
+                if later.kind == "user":
+                    break
+                if later.rule == "bash" and later.body.strip() == cmd:
+                    settled = True
+                    break
+            if not settled:
+                lb.kind, lb.rule, lb.body = "tool_call", "bash-running", cmd
         # The first row of output under a bash call opens its result.
         prev = None
         for lb in labeled:
@@ -274,7 +295,7 @@ class OpenCodeProfile(ChromeProfile):
     def make_turn(self, kind: str, text: str, members: list[Labeled]) -> Turn | list[Turn] | None:
         rule = members[0].rule if members else ""
         if kind == "tool_call":
-            if rule == "bash":
+            if rule in ("bash", "bash-running"):
                 return Turn("tool_call", text.splitlines()[0].strip(), name="bash")
             m = (PANEL_HEAD if rule == "panel-tool" else TOOL_ICON).match(members[0].line.text)
             if m:

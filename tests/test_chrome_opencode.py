@@ -160,3 +160,27 @@ def test_table_widened_while_streaming_is_one_table(screen_only, tmp_path_factor
         assert len(rows) == len(set(rows)), seg["user"]
     table = [s for s in segments(replay(path, screen_only, tmp_path_factory)["turns"]) if s["user"] == "valve table"]
     assert len([r for r in answers(table[0]).splitlines() if r.startswith("│ ")]) == 5  # header + 4 beds
+
+
+@pytest.mark.parametrize("screen_only", [False, True])
+def test_frame_without_input_box_is_not_conversation(screen_only, tmp_path_factory):
+    """The terminal went 99x27 -> 99x45 -> 99x18 right after the first prompt:
+    a frame caught before the redraw shows the home screen cut, its centred
+    input box (holding the typed prompt) without its bottom edge. It is not
+    read as conversation: the prompt comes out once."""
+    path = case("r3-height-emoji-99x27")
+    prompts = [t["text"] for t in replay(path, screen_only, tmp_path_factory)["turns"] if t["role"] == "user"]
+    assert prompts == [s["user"] for s in truth_segments(path)]
+
+
+@pytest.mark.parametrize("screen_only", [False, True])
+def test_bash_panel_seen_only_while_running_is_a_call(screen_only, tmp_path_factory):
+    """Two parallel bash calls on an 11-row viewport: `seq 1 80` scrolled out
+    while its title still showed the spinner, so its settled `$ seq 1 80` is
+    on no frame. The running title is the call; `ls -la src`, seen settled,
+    comes out once."""
+    path = case("r3-height-emoji-99x27")
+    segs = segments(replay(path, screen_only, tmp_path_factory)["turns"])
+    seg = next(s for s in segs if s["user"].startswith("count to 80"))
+    calls = [(t["name"], t["text"]) for t in seg["turns"] if t["role"] == "tool_call"]
+    assert calls == [("bash", "seq 1 80"), ("bash", "ls -la src")]
