@@ -37,11 +37,13 @@ from typing import Iterable
 import regex
 from wcwidth import wcswidth
 
-from agents_chrome.profile import ChromeProfile, _insert_by_time
+from agents_chrome.profile import ChromeProfile
 from agents_chrome.rules import COMMON_CHROME, Labeled, LineRule
 from agents_chrome.transcript import TLine, fold_redraws
 from agents_chrome.turns import Turn
+from screen.cast import CastHeader
 from screen.frames import Frame
+from screen.vscreen import FLAG_ITALIC
 
 INPUT_RULE = regex.compile(r"^── input ─+")
 PAGER_STATUS = regex.compile(r"^\s*(line \d+|\(END\)|lines? \d+.*)?\s*\(?press h for help or q to quit\)?\s*$|^:\s*$")
@@ -49,6 +51,10 @@ TOOL = regex.compile(r"^•\s+(?P<verb>Used|Using)\s+(?P<name>[A-Za-z_][\w.:-]*)
 MOON = "🌑🌒🌓🌔🌕🌖🌗🌘"
 # a bullet or list marker that sets a wrapped row's hanging indent
 HANG = regex.compile(r"^(?P<sp>\s*)(?P<mk>(?:[•◦▪‣\-*]|\d+[.)]|✨|\$)\s)?")
+# a prompt echo opens a block of its own: it never continues the row above
+PROMPT_ECHO = regex.compile(r"^(?:✨|💫|📋) ")
+# a quote's bar, drawn again at the start of each row the quote wraps onto
+QUOTE = regex.compile(r"^\s*▌ ")
 BOX_EDGE = "│╮╯┐┘┤║"
 
 
@@ -58,6 +64,14 @@ class KLine(TLine):
     #: Kimi hard-wraps at the width it has, so a row as long as one of
     #: those was cut there, even after a resize laid it out again
     seen: frozenset[int] = frozenset()
+    #: the row opens a thinking block: a grey bullet with an italic body
+    thinking: bool = False
+    #: first drawn after a slash command was sent and before the next prompt
+    #: echo: what the command printed, not an answer
+    slash: bool = False
+    #: the ordinal of the frame the row was first drawn in: orders rows and
+    #: dialogs without leaning on the recording's timing
+    order: int = 0
 
 
 def _cells(text: str) -> int:
@@ -80,7 +94,7 @@ def join_soft_wrapped(lines: list[KLine]) -> list[KLine]:
         if prev is not None and prev.wrapped and _same_flow(prev, ln):
             pad = " " * max(0, (prev.width or 0) - _cells(prev.text))
             out[-1] = KLine(prev.text + pad + ln.text, prev.time, prev.source, prev.block, prev.width,
-                            ln.wrapped, prev.seen | ln.seen)
+                            ln.wrapped, prev.seen | ln.seen, prev.thinking, prev.slash, prev.order)
         else:
             out.append(ln)
     return out
@@ -97,24 +111,169 @@ def join_wrapped(lines: list[KLine]) -> list[KLine]:
     out: list[KLine] = []
     i = 0
 
-    def full(row: str, ln: KLine) -> bool:
+    def full(row: str, ln: KLine, nxt: KLine) -> bool:
         n = _cells(row)
-        return bool(ln.width) and (n >= ln.width or n in ln.seen)
+        if not ln.width:
+            return False
+        if n == ln.width or n in ln.seen:
+            return True
+        # a wide character does not fit in the last column: the row stops one
+        # short and the character opens the next row
+        head = nxt.text.lstrip(" ")[:1]
+        return bool(head) and _cells(head) == 2 and (n + 1 == ln.width or n + 1 in ln.seen)
 
     while i < len(lines):
         cur = lines[i]
         text, row = cur.text, cur.text
         m = HANG.match(text)
         hang = _cells(m.group("sp") + (m.group("mk") or ""))
-        while (i + 1 < len(lines) and full(row, lines[i])
+        while (i + 1 < len(lines) and full(row, lines[i], lines[i + 1])
                and row.rstrip()[-1:] not in BOX_EDGE and not RULE_ROW.match(row)
-               and lines[i + 1].text.strip() and _same_flow(lines[i], lines[i + 1])):
+               and lines[i + 1].text.strip() and _same_flow(lines[i], lines[i + 1])
+               and not PROMPT_ECHO.match(lines[i + 1].text)):
             row = lines[i + 1].text
-            lead = len(row) - len(row.lstrip(" "))
-            text += row[min(hang, lead):]
+            bar = QUOTE.match(row)
+            if bar and QUOTE.match(cur.text):
+                text += row[bar.end():]
+            else:
+                lead = len(row) - len(row.lstrip(" "))
+                text += row[min(hang, lead):]
             i += 1
-        out.append(KLine(text, cur.time, cur.source, cur.block, cur.width, False, cur.seen))
+        out.append(KLine(text, cur.time, cur.source, cur.block, cur.width, False, cur.seen, cur.thinking,
+                         cur.slash, cur.order))
         i += 1
+    return out
+
+
+def is_thinking_row(frame: Frame, y: int) -> bool:
+    """A `• ` row drawn as a thinking block: the bullet in a colour and the
+    body in italics (an answer's bullet has the default colour; a notice's
+    grey body is upright)."""
+    spans = frame.styles[y]
+    bullet = next((sp for sp in spans if sp[0] <= 0 < sp[1]), None)
+    body = next((sp for sp in spans if sp[0] <= 2 < sp[1]), None)
+    return (bullet is not None and bullet[2] != "default" and body is not None
+            and bool(body[4] & FLAG_ITALIC))
+
+
+def box_text(frame: Frame) -> str | None:
+    """What the input box holds, None when no box is drawn.
+
+    prompt_toolkit wraps the box's text by character, keeping every space in
+    its cell: the first row after a one-column margin, later rows from
+    column 0. A row that reaches the last column goes on in the next one; a
+    shorter row ended with a typed newline.
+    """
+    lines = frame.lines
+    top = next((y for y, t in enumerate(lines) if INPUT_RULE.match(t)), None)
+    if top is None:
+        return None
+    rows: list[str] = []
+    for t in lines[top + 1:]:
+        if RULE_ROW.match(t):
+            break
+        rows.append(t)
+    while rows and not rows[-1].strip():
+        rows.pop()
+    out = ""
+    for k, row in enumerate(rows):
+        text, avail = (row[1:], frame.columns - 1) if k == 0 else (row, frame.columns)
+        out += text
+        if k + 1 < len(rows) and _cells(text) < avail:
+            out += "\n"
+    return out
+
+
+def merge_prompt(echo: str, box: str) -> str:
+    """The typed prompt from its echo and the input box it was typed in.
+
+    The echo is word-wrapped (a space at the break is dropped) and keeps the
+    typed line breaks; the box is wrapped by character and keeps every space
+    but loses spaces that ended a row. Both show the same characters apart
+    from white space; between two characters the box's white space wins
+    unless it is a line break the echo does not have.
+    """
+    def gaps(s: str) -> tuple[str, list[str]]:
+        chars, ws, cur = [], [], ""
+        for ch in s.strip():
+            if ch.isspace():
+                cur += ch
+            else:
+                chars.append(ch)
+                ws.append(cur)
+                cur = ""
+        return "".join(chars), ws
+    ec, eg = gaps(echo)
+    bc, bg = gaps(box)
+    if ec != bc or not ec:
+        return echo
+    out = []
+    for ch, e, b in zip(ec, eg, bg):
+        if "\n" in b and "\n" not in e:
+            gap = e or " "
+        elif "\n" in b:
+            gap = e
+        else:
+            gap = b
+        out.append(gap + ch)
+    return "".join(out)
+
+
+TABLE_ROW = regex.compile(r"^(?P<sp>\s*)│(?P<cells>.*)│\s*$")
+
+
+def unfold_table_rows(rows: list[str]) -> list[str]:
+    """One row per table row: a cell too long for its column goes on, cut
+    by character, in the same column of the rows under it.
+
+    Rich's grid has no rule between body rows, so a drawn row continues the
+    one above when its first cell is empty (a cell wrapped at a word), or
+    when it leaves a cell empty and every other cell it fills continues a
+    cell that reached its column's edge above (cut by character; a row
+    that fills every column to its edge is an ordinary row under the
+    widest cells). A row that continues nothing is kept as drawn.
+    """
+    out: list[str] = []
+    group: list[list[str]] = []  # the drawn rows of one table row, split into cells
+    indent = ""
+
+    def flush() -> None:
+        if not group:
+            return
+        if len(group) == 1:
+            out.append(indent + "│" + "│".join(group[0]) + "│")
+        else:
+            merged = [""] * len(group[0])
+            for k, cells in enumerate(group):
+                for c, cell in enumerate(cells):
+                    body = cell[1:].rstrip() if cell.startswith(" ") else cell.rstrip()
+                    if not body:
+                        continue
+                    above = group[k - 1][c] if k else ""
+                    glue = "" if k and _cells(above) >= 2 and _cells(above.rstrip()) >= _cells(above) - 1 else " "
+                    merged[c] = (merged[c] + glue + body) if merged[c] else body
+            out.append(indent + "│ " + " │ ".join(merged) + " │")
+        group.clear()
+
+    for row in rows:
+        m = TABLE_ROW.match(row)
+        if m is None:
+            flush()
+            out.append(row)
+            continue
+        cells = m.group("cells").split("│")
+        if group and len(cells) == len(group[-1]) and m.group("sp") == indent:
+            above = group[-1]
+            filled = [c for c, cell in enumerate(cells) if cell.strip()]
+            full = {c for c, cell in enumerate(above) if cell.strip() and _cells(cell.rstrip()) >= _cells(cell) - 1}
+            if filled and (not cells[0].strip()
+                           or (len(filled) < len(cells) and all(c in full or c == 0 for c in filled))):
+                group.append(cells)
+                continue
+        flush()
+        indent = m.group("sp")
+        group.append(cells)
+    flush()
     return out
 
 
@@ -168,15 +327,26 @@ class KimiProfile(ChromeProfile):
         pager: list[str] | None = None  # the command that opened the pager on screen
         pager_rows: list[str] | None = None
         first_seen: dict[str, float] = {}
+        first_order: dict[str, int] = {}
+        self._dialog_orders: list[int] = []
+        thinking: dict[str, bool] = {}  # `• ` row text -> drawn as thinking
+        self._boxes: list[str] = []  # the input box's text each time it was emptied
+        held: str | None = None
+        slash_rows: set[str] = set()  # rows first drawn while a slash command's output was due
+        slash_open = False
         marks: list[tuple[int, int]] = []
         seen: frozenset[int] = frozenset()
-        for f in frames:
+        nth = 0
+        for nth, f in enumerate(frames):
             seen = seen | {f.columns} if f.columns not in seen else seen
             marks.extend((len(out) + off, f.rows) for off, _why in f.marks)
             widths = f.widths or [f.columns] * len(f.scrolled)
             wraps = f.wrapped or [False] * len(f.scrolled)
             for ln, w, wr in zip(f.scrolled, widths, wraps):
-                out.append(KLine(ln, f.time, "history", 0, w, wr, seen))
+                # timed from when the row was first drawn, not when it scrolled away (a
+                # dialog opened in between is placed after it)
+                out.append(KLine(ln, first_seen.get(ln, f.time), "history", 0, w, wr, seen, thinking.get(ln, False),
+                                 ln in slash_rows, first_order.get(ln, nth)))
             if f.alternate:
                 rows = self.dialog(f)
                 if rows is None:
@@ -187,15 +357,35 @@ class KimiProfile(ChromeProfile):
                     pager = [typed] if typed else []
                     typed = None
                     self._dialogs.append((f.time, pager + rows))
+                    self._dialog_orders.append(nth)
                 pager_rows = rows
                 continue
             pager, pager_rows = None, None
             last_main = f
-            for t in f.lines:
-                first_seen.setdefault(t, f.time)
             box = self._input_text(f)
+            if box is not None and not box and typed:
+                slash_open = True  # the slash command left the box: it was sent
+            above_box = True
+            for y, t in enumerate(f.lines):
+                above_box = above_box and not INPUT_RULE.match(t)
+                if t not in first_seen:
+                    first_seen[t] = f.time
+                    first_order[t] = nth
+                    if above_box and PROMPT_ECHO.match(t):
+                        slash_open = False
+                    elif above_box and slash_open and t.strip():
+                        slash_rows.add(t)
+                if t.startswith("• ") and t not in thinking:
+                    thinking[t] = is_thinking_row(f, y)
             if box is not None:
                 typed = box or None
+            held_now = box_text(f)
+            if held_now is not None:
+                if held_now.strip():
+                    held = held_now
+                elif held is not None:
+                    self._boxes.append(held)
+                    held = None
         if last_main is not None:
             vp = self.main_viewport(last_main)
             if vp is not None:
@@ -204,10 +394,25 @@ class KimiProfile(ChromeProfile):
                     final.pop()
                 if typed and any(BYE.match(t) for t in final):
                     self._dialogs.append((last_main.time + 1e-3, [typed]))  # the exit command
+                    self._dialog_orders.append(nth + 1)
                 wraps = last_main.row_wrapped[vp[0]:vp[1]]
                 out.extend(KLine(t, first_seen.get(t, last_main.time), "screen", 1, last_main.columns,
-                                 wraps[k] if k < len(wraps) else False, seen) for k, t in enumerate(final))
+                                 wraps[k] if k < len(wraps) else False, seen, thinking.get(t, False),
+                                 t in slash_rows, first_order.get(t, nth))
+                           for k, t in enumerate(final))
+        self._box_next = 0
         return join_wrapped(fold_redraws(out, marks))  # type: ignore[arg-type]
+
+    def _typed(self, echo: str) -> str:
+        """The prompt as typed: its echo made exact by the input box it was
+        typed in (the next box emptied with the same characters)."""
+        boxes = getattr(self, "_boxes", [])
+        key = "".join(echo.split())
+        for k in range(getattr(self, "_box_next", 0), len(boxes)):
+            if "".join(boxes[k].split()) == key:
+                self._box_next = k + 1
+                return merge_prompt(echo, boxes[k])
+        return echo
 
     @staticmethod
     def _input_text(frame: Frame) -> str | None:
@@ -230,6 +435,12 @@ class KimiProfile(ChromeProfile):
             if after_bye:  # the farewell and its tips
                 lb.kind = "chrome" if lb.kind != "blank" else "blank"
                 continue
+            if getattr(lb.line, "slash", False) and lb.kind not in ("user", "blank", "chrome"):
+                # what a slash command printed: one system block
+                lb.kind, lb.rule = ("cont" if prev == "system" else "system"), "command-output"
+                lb.body = lb.line.text if lb.kind == "cont" else lb.body or lb.line.text
+                in_prompt, prev = False, "system"
+                continue
             if lb.kind in ("user", "system"):
                 in_prompt = lb.kind == "user"
                 prev = lb.kind
@@ -243,6 +454,10 @@ class KimiProfile(ChromeProfile):
                 continue
             if lb.kind == "tool_call":
                 prev = "tool_call"
+                continue
+            if lb.kind == "assistant" and getattr(lb.line, "thinking", False):
+                lb.kind, lb.rule = "thinking", "thinking"
+                prev = "thinking"
                 continue
             if lb.kind == "cont" and prev == "tool_call" and lb.line.text.startswith("  "):
                 lb.kind, lb.rule = "tool_result", "tool-output"
@@ -258,16 +473,45 @@ class KimiProfile(ChromeProfile):
                 prev = "system"
         return labeled
 
+    def reconstruct(self, frames: Iterable[Frame], header: CastHeader | None = None
+                    ) -> tuple[list[Turn], list[Labeled]]:
+        """Turns, with each dialog (a pager, the exit command) placed after
+        the turns drawn before it opened, by frame order rather than by time
+        (a recording whose pauses were cut has many rows at one instant)."""
+        self._turn_order: dict[int, int] = {}
+        labeled = self.label(self.transcript(frames))
+        turns = self.turns(labeled)
+        pending = [(o, Turn("system", "\n".join(rows).strip(), time=t))
+                   for o, (t, rows) in zip(self._dialog_orders, self._dialogs)]
+        out: list[Turn] = []
+        for t in turns:
+            o = self._turn_order.get(id(t))
+            while pending and o is not None and pending[0][0] < o:
+                out.append(pending.pop(0)[1])
+            out.append(t)
+        return out + [d for _o, d in pending], labeled
+
     def make_turn(self, kind: str, text: str, members: list[Labeled]) -> Turn | list[Turn] | None:
+        made = self._make_turn(kind, text, members)
+        if members:
+            first = min((getattr(m.line, "order", 0) for m in members if m.line.text.strip()), default=0)
+            orders = self.__dict__.setdefault("_turn_order", {})
+            for t in (made if isinstance(made, list) else [made] if made is not None else []):
+                orders[id(t)] = first
+        return made
+
+    def _make_turn(self, kind: str, text: str, members: list[Labeled]) -> Turn | list[Turn] | None:
         if kind == "user":
             rows = [members[0].body] + [m.line.text for m in members[1:]]
             while rows and not rows[-1].strip():
                 rows.pop()
-            return Turn("user", "\n".join(r.rstrip() for r in rows))
+            return Turn("user", self._typed("\n".join(r.rstrip() for r in rows)))
         if kind == "tool_call":
             m = TOOL.match(members[0].line.text)
             if m:
                 return Turn("tool_call", (m.group("arg") or "").strip(), name=m.group("name"))
+        if kind == "assistant" and "│" in text:
+            return Turn(kind, "\n".join(unfold_table_rows(text.split("\n"))))
         if kind == "tool_result":
             return Turn("tool_result", textwrap.dedent("\n".join(m.line.text for m in members)).strip())
         return Turn(kind, text)
