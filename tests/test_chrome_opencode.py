@@ -184,3 +184,16 @@ def test_bash_panel_seen_only_while_running_is_a_call(screen_only, tmp_path_fact
     seg = next(s for s in segs if s["user"].startswith("count to 80"))
     calls = [(t["name"], t["text"]) for t in seg["turns"] if t["role"] == "tool_call"]
     assert calls == [("bash", "seq 1 80"), ("bash", "ls -la src")]
+
+
+@pytest.mark.parametrize("name", ["r3-cjk-odd-73x31", "r3-height-emoji-99x27"])
+def test_wide_characters_at_odd_widths_come_back_whole(name, tmp_path_factory):
+    """CJK and emoji prompts and answers at odd widths, resized mid-answer:
+    every prompt exact, every answer's words recovered in order."""
+    path = case(name)
+    got = segments(replay(path, True, tmp_path_factory)["turns"])
+    want = truth_segments(path)
+    assert [s["user"] for s in got] == [s["user"] for s in want]
+    for g, w in zip(got, want):
+        truth_text = re.sub(r"^```\w+$", "", answers(w), flags=re.M)
+        assert recall(truth_text, answers(g)) == 1.0, g["user"]
