@@ -168,6 +168,8 @@ def _rejoin_wrapped(text: str, members: list[Labeled]) -> str:
         ln = m.line
         carry = ln.wrapped and m.kind in ("user", "assistant", "cont")
         cut = bool(ln.text) and ln.text[-1].isalnum() and (not ln.width or wcswidth(ln.text) >= ln.width)
+    while len(rows) > 1 and not rows[-1].strip():
+        rows.pop()
     head, rest = rows[0].rstrip(), textwrap.dedent("\n".join(r.rstrip() for r in rows[1:]))
     return head + ("\n" + rest if len(rows) > 1 else "")
 
