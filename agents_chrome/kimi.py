@@ -156,6 +156,37 @@ def is_thinking_row(frame: Frame, y: int) -> bool:
             and bool(body[4] & FLAG_ITALIC))
 
 
+THINKING_SPINNER = regex.compile(r"^\s*[\u2800-\u28ff]\s+Thinking\.\.\.")
+
+
+def thinking_preview(frame: Frame) -> str | None:
+    """The start of the thinking text the live area previews while it
+    streams: the italic row under the `⠋ Thinking...` spinner (cut with
+    `...` where it is longer than the row)."""
+    lines = frame.lines
+    for y, t in enumerate(lines):
+        if THINKING_SPINNER.match(t) and y + 1 < len(lines) and lines[y + 1].strip():
+            spans = frame.styles[y + 1]
+            if spans and all(sp[4] & FLAG_ITALIC for sp in spans):
+                text = lines[y + 1].strip()
+                return text[:-3] if text.endswith("...") else text
+    return None
+
+
+def opens_thinking(row: str, previews: set[str]) -> bool:
+    """A `• ` row whose text starts the way a previewed thinking text did:
+    the first row of that block, also where it scrolled out of sight in the
+    frame that drew it (its style was never seen)."""
+    if not row.startswith("• "):
+        return False
+    body = row[2:]
+    for p in previews:
+        n = min(len(body), len(p))
+        if n >= 12 and body[:n] == p[:n]:
+            return True
+    return False
+
+
 def box_text(frame: Frame) -> str | None:
     """What the input box holds, None when no box is drawn.
 
@@ -219,6 +250,7 @@ def merge_prompt(echo: str, box: str) -> str:
     return "".join(out)
 
 
+TABLE_RULE = regex.compile(r"^\s*[┌├└╞╘╭╰][─━┬┼┴═╪╤╧]+[┐┤┘╡╛╮╯]\s*$")
 TABLE_ROW = regex.compile(r"^(?P<sp>\s*)│(?P<cells>.*)│\s*$")
 
 
@@ -330,6 +362,7 @@ class KimiProfile(ChromeProfile):
         first_order: dict[str, int] = {}
         self._dialog_orders: list[int] = []
         thinking: dict[str, bool] = {}  # `• ` row text -> drawn as thinking
+        previews: set[str] = set()  # starts of thinking texts the live area previewed
         self._boxes: list[str] = []  # the input box's text each time it was emptied
         held: str | None = None
         slash_rows: set[str] = set()  # rows first drawn while a slash command's output was due
@@ -345,7 +378,8 @@ class KimiProfile(ChromeProfile):
             for ln, w, wr in zip(f.scrolled, widths, wraps):
                 # timed from when the row was first drawn, not when it scrolled away (a
                 # dialog opened in between is placed after it)
-                out.append(KLine(ln, first_seen.get(ln, f.time), "history", 0, w, wr, seen, thinking.get(ln, False),
+                out.append(KLine(ln, first_seen.get(ln, f.time), "history", 0, w, wr, seen,
+                                 thinking.get(ln) or opens_thinking(ln, previews),
                                  ln in slash_rows, first_order.get(ln, nth)))
             if f.alternate:
                 rows = self.dialog(f)
@@ -362,6 +396,9 @@ class KimiProfile(ChromeProfile):
                 continue
             pager, pager_rows = None, None
             last_main = f
+            preview = thinking_preview(f)
+            if preview and len(preview) >= 12:
+                previews.add(preview)
             box = self._input_text(f)
             if box is not None and not box and typed:
                 slash_open = True  # the slash command left the box: it was sent
@@ -397,7 +434,8 @@ class KimiProfile(ChromeProfile):
                     self._dialog_orders.append(nth + 1)
                 wraps = last_main.row_wrapped[vp[0]:vp[1]]
                 out.extend(KLine(t, first_seen.get(t, last_main.time), "screen", 1, last_main.columns,
-                                 wraps[k] if k < len(wraps) else False, seen, thinking.get(t, False),
+                                 wraps[k] if k < len(wraps) else False, seen,
+                                 thinking.get(t) or opens_thinking(t, previews),
                                  t in slash_rows, first_order.get(t, nth))
                            for k, t in enumerate(final))
         self._box_next = 0
@@ -510,8 +548,9 @@ class KimiProfile(ChromeProfile):
             m = TOOL.match(members[0].line.text)
             if m:
                 return Turn("tool_call", (m.group("arg") or "").strip(), name=m.group("name"))
-        if kind == "assistant" and "│" in text:
-            return Turn(kind, "\n".join(unfold_table_rows(text.split("\n"))))
+        if kind == "assistant" and ("│" in text or "┌" in text):
+            rows = [r for r in text.split("\n") if not TABLE_RULE.match(r)]  # a table opening the answer
+            return Turn(kind, "\n".join(unfold_table_rows(rows)))
         if kind == "tool_result":
             return Turn("tool_result", textwrap.dedent("\n".join(m.line.text for m in members)).strip())
         return Turn(kind, text)
