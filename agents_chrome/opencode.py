@@ -31,8 +31,9 @@ import regex
 
 from agents_chrome.profile import ChromeProfile
 from agents_chrome.rules import Labeled, LineRule
-from agents_chrome.transcript import TLine
+from agents_chrome.transcript import TLine, build_transcript
 from agents_chrome.turns import Turn
+from screen.cast import CastHeader
 from screen.frames import Frame
 
 BOX_BOTTOM = regex.compile(r"^\s*╹▀{10,}")
@@ -190,7 +191,47 @@ class OpenCodeProfile(ChromeProfile):
                 col, n = votes.most_common(1)[0]
                 if n >= bare:
                     self._sidebar[w] = col
-        return super().transcript(frames)
+        # Dialogs (/help, ctrl+p) become system turns placed after the prompts
+        # seen before them, counted over frames in order: placing them by time
+        # would depend on the recording's pauses.
+        self._dialogs = []
+        self._dialog_after: list[int] = []
+        seen_prompts: set[str] = set()
+
+        def conversation_frames() -> Iterable[Frame]:
+            for f in frames:
+                rows = self.dialog(f) if f.alternate else None
+                if rows is None:
+                    if f.alternate:
+                        seen_prompts.update(self._whole_prompts(f))
+                    yield f
+                elif not self._dialogs or self._dialogs[-1][1] != rows:
+                    if self._dialogs and rows[:1] == self._dialogs[-1][1][:1]:
+                        self._dialogs[-1] = (self._dialogs[-1][0], rows)  # the same dialog, redrawn
+                    else:
+                        self._dialogs.append((f.time, rows))
+                        self._dialog_after.append(len(seen_prompts))
+        return build_transcript(conversation_frames(), self.viewport, self.main_viewport, self.rows)
+
+    def _whole_prompts(self, frame: Frame) -> list[str]:
+        """Prompts shown whole in a frame's conversation (an empty bar above and
+        below), whitespace-normalised so a re-wrap reads the same."""
+        vp = self.viewport(frame)
+        if vp is None:
+            return []
+        rows = self.rows(frame)[vp[0]:vp[1]]
+        out, block, opened = [], [], False
+        for r in rows:
+            body = r.lstrip()
+            if not body.startswith(BAR):
+                block, opened = [], False
+            elif not body[1:].strip():
+                if opened and block:
+                    out.append(" ".join(" ".join(block).split()))
+                block, opened = [], True
+            elif opened:
+                block.append(body[1:])
+        return out
 
     def rows(self, frame: Frame) -> list[str]:
         cuts = [c for c in (getattr(self, "_own_sidebar", {}).get(id(frame)),
@@ -291,6 +332,22 @@ class OpenCodeProfile(ChromeProfile):
             if b.rule == "prompt" and a.rule in ("prompt", "prompt-row"):
                 b.kind, b.rule = "cont", "prompt-row"
         return labeled
+
+    def reconstruct(self, frames: Iterable[Frame], header: CastHeader | None = None
+                    ) -> tuple[list[Turn], list[Labeled]]:
+        labeled = self.label(self.transcript(frames))
+        turns = self.turns(labeled)
+        out: list[Turn] = []
+        pending = [(after, Turn("system", "\n".join(rows).strip(), time=t))
+                   for (t, rows), after in zip(self._dialogs, self._dialog_after)]
+        users = 0
+        for t in turns:
+            if t.role == "user":
+                while pending and pending[0][0] <= users:
+                    out.append(pending.pop(0)[1])
+                users += 1
+            out.append(t)
+        return out + [d for _, d in pending], labeled
 
     def make_turn(self, kind: str, text: str, members: list[Labeled]) -> Turn | list[Turn] | None:
         rule = members[0].rule if members else ""

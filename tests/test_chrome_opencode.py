@@ -197,3 +197,22 @@ def test_wide_characters_at_odd_widths_come_back_whole(name, tmp_path_factory):
     for g, w in zip(got, want):
         truth_text = re.sub(r"^```\w+$", "", answers(w), flags=re.M)
         assert recall(truth_text, answers(g)) == 1.0, g["user"]
+
+
+@pytest.mark.parametrize("name", ["r3-scroll-popups-120x36", "r3-resize-mid-110x32", "r3-small-grow-60x20"])
+@pytest.mark.parametrize("seed,max_pause,split,merge", [(1, 0.0, 0.3, 0.5), (2, 0.01, 0.8, 0.95)])
+def test_same_turns_with_pauses_squeezed(name, seed, max_pause, split, merge, tmp_path):
+    """Pauses capped (to nothing), output cut and joined differently: the same
+    turns, dialogs (/help, ctrl+p) in the same place among them (they are
+    placed after the prompts seen before them, never by time)."""
+    from agents_chrome.replay import replay as replay_turns
+    from tests.test_timing import retime
+
+    path = case(name)
+    fast = tmp_path / "session.cast"
+    retime(path / "session.cast", fast, seed, max_pause, split, merge)
+
+    def turns(cast: Path) -> list[tuple[str, str, str | None]]:
+        return [(t.role, t.text, t.name) for t in replay_turns(cast, AGENT)[1]]
+
+    assert turns(fast) == turns(path / "session.cast")
