@@ -50,6 +50,10 @@ KEY_HINT = regex.compile(r"\s*\((?i:ctrl|shift|alt|meta|cmd)\+\w+ to [^()]*\)\s*
 # the row's middle.
 SCROLLED_PILL = regex.compile(r"\s(Jump to bottom|\d+ new messages?|Waiting for your answer)"
                               r"(\s\([^()]*\))?(\s↓|\s·\s\S+ to scroll)")
+# The footer of the detailed transcript (Ctrl+O): "Showing detailed
+# transcript · ctrl+o to toggle · ctrl+e to show all", after "working · "
+# while an answer streams.
+DETAILED_FOOTER = regex.compile(r"^\s*(?:\w+\s+·\s+)?Showing detailed transcript\b")
 TOOL_CALL = regex.compile(r"^●\s+(?P<name>[A-Z][A-Za-z0-9_]*(?:\s?\([A-Za-z0-9_]+\))?|mcp__\S+)\((?P<arg>.*?)\)?\s*$")
 
 
@@ -175,7 +179,22 @@ class ClaudeCodeProfile(ChromeProfile):
             yield f
 
     def transcript(self, frames: Iterable[Frame]) -> list[TLine]:
-        lines = super().transcript(self._new_text_only(frames))
+        detailed: set[float] = set()
+
+        def tap(frames: Iterable[Frame]) -> Iterator[Frame]:
+            for f in frames:
+                if not f.alternate and any(DETAILED_FOOTER.match(ln) for ln in f.lines[-3:]):
+                    detailed.add(f.time)
+                yield f
+
+        lines = super().transcript(tap(self._new_text_only(frames)))
+        # Ctrl+O in the inline renderer draws the detailed transcript (tool
+        # output in full, thinking, time stamps) over the screen, and what
+        # overflows scrolls into history; Ctrl+O again redraws the normal view
+        # in place, which goes on from where the history left it. The rows
+        # that scrolled while the detailed view was up are a second copy.
+        if detailed:
+            lines = [ln for ln in lines if not (ln.source == "history" and ln.time in detailed)]
         lines = _drop_input_boxes(lines)
         return fold_reprints(lines, LOGO)
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import regex
 
-from agents_chrome.claude_code import PROFILE, SCROLLED_PILL
+from agents_chrome.claude_code import DETAILED_FOOTER, PROFILE, SCROLLED_PILL
 from agents_chrome.replay import replay
 from screen.frames import iter_frames
 from screen.rawlog import open_recording
@@ -172,3 +172,24 @@ def test_a_frozen_scrolled_view_does_not_cut_what_streamed_below_it() -> None:
             checked += 1
     assert checked
 
+
+
+def test_rows_scrolled_under_the_inline_detailed_transcript_are_left_out() -> None:
+    """Ctrl+O in the inline renderer: the detailed transcript overflows into
+    history, then the normal view is redrawn in place. The detailed rows (tool
+    output in full, thinking text, right-aligned time stamps) are a second
+    copy: none reaches the turns, and every prompt comes once."""
+    stamp = regex.compile(r"^\s{20,}\d{1,2}:\d{2}\s?[AP]M\s+\S+\s*$")
+    seen = 0
+    for case in CASES:
+        shown = [f for f in frames_of(case) if not f.alternate and f.scrolled
+                 and any(DETAILED_FOOTER.match(ln) for ln in f.lines[-3:])]
+        if not shown:
+            continue
+        seen += 1
+        texts = {ln.text for ln in PROFILE.transcript(frames_of(case)) if ln.source == "history"}
+        times = {ln.time for ln in PROFILE.transcript(frames_of(case)) if ln.source == "history"}
+        assert not times & {f.time for f in shown}
+        assert not any(stamp.match(t) for t in texts)
+        assert replayed_prompts(case) == truth_prompts(case)
+    assert seen, "no recording opens the detailed transcript inline"
