@@ -21,9 +21,12 @@ Screen anatomy:
 """
 from __future__ import annotations
 
+import textwrap
+from typing import Iterable
+
 import regex
 
-from typing import Iterable
+from wcwidth import wcswidth, wcwidth
 
 from agents_chrome.profile import ChromeProfile
 from agents_chrome.rules import Labeled, LineRule
@@ -40,6 +43,7 @@ SCROLLBAR = set("█▐▌▕▏▁▂▃▄▅▆▇│┃")  # the scrollbar a
 ORB = regex.compile(r"^\s*[•●:·.][\s•●:·.]{2,}$")
 WELCOME = regex.compile(r"Welcome to Amp|Space to continue|ctrl\+o for commands")
 STATUS = r"[✓✗✔✘×⚠◌○●⠀-⣿]"
+SPINNING = regex.compile(r"^\s{0,2}[⠀-⣿]\s+\S")  # a tool row whose status is a braille spinner
 TOOL = regex.compile(rf"^\s{{0,2}}{STATUS}?\s*(?P<body>.*?)\s*▸?\s*$")
 COUNTED = regex.compile(r"(?P<n>\d+)\s+(searches|search|files?|commands?|edits?|reads?|tools?)\b")
 VERB_TOOL = {"explored": "search", "exploring": "search", "read": "Read", "reading": "Read",
@@ -144,12 +148,17 @@ class AmpStitcher(Stitcher):
         def text(rows: list) -> int:
             return len(_sq("".join(r for r, _, _ in rows)))
 
+        def gaps(rows: list) -> int:
+            return sum(1 for _, _, g in rows if g)
+
         if shared:
             bb, qq = b[len(b) - shared:] + [len(mine)], q[:shared + 1] if len(q) > shared else q[:shared] + [len(theirs)]
             rows = mine[:bb[0]]
             for k in range(shared):
                 seg_mine, seg_theirs = mine[bb[k]:bb[k + 1]], theirs[qq[k]:qq[k + 1]]
-                rows += seg_theirs if text(seg_theirs) >= text(seg_mine) else seg_mine
+                # as much text either way: the one that saw it whole (no gap)
+                rows += seg_theirs if (text(seg_theirs), -gaps(seg_theirs)) >= (text(seg_mine), -gaps(seg_mine)) \
+                    else seg_mine
             rows += theirs[qq[shared]:]
         else:
             k = q[0] if q else len(theirs)
@@ -182,6 +191,7 @@ class AmpStitcher(Stitcher):
             view.pop()
         doc = self.doc
         for g in sorted(self.gaps, reverse=True):
+            g0 = g  # the gap itself; `g` moves up to the anchor when the view closes it
             q = next((y for y in range(g, len(doc)) if len(doc[y].strip()) >= 3), None)
             if q is None:
                 continue
@@ -194,7 +204,10 @@ class AmpStitcher(Stitcher):
                       and any(y < g for y in self._pos[view[j]])), None)
             if j is not None:
                 r = max(y for y in self._pos[view[j]] if y < g)
-                if not all("".join(d.split()) in shown for d in doc[r + 1:g] if len(d.strip()) >= 3):
+                # (a tool row drawn with a spinner is shown settled, ✓ and
+                # another verb, by a later view: the view's row replaces it)
+                if not all("".join(d.split()) in shown for d in doc[r + 1:g]
+                           if len(d.strip()) >= 3 and not SPINNING.match(d)):
                     continue  # an older copy of the rows above: where they belong is unknown
                 top, keep_gap, g = j + 1, False, r + 1
             new = view[top:i]
@@ -210,7 +223,7 @@ class AmpStitcher(Stitcher):
             delta = len(new) - (q - g)
             self.doc = doc[:g] + new + doc[q:]
             self.times = self.times[:g] + [time] * len(new) + self.times[q:]
-            gaps = {x if x < g else x + delta for x in self.gaps if x != g and not g <= x < q}
+            gaps = {x if x < g else x + delta for x in self.gaps if x not in (g, g0) and not g <= x < q}
             if keep_gap:
                 gaps.add(g)
             self.gaps = gaps
@@ -249,6 +262,51 @@ def popup_rows(frame: Frame) -> range:
     return range(0)
 
 
+def shell_command(text: str) -> str:
+    """The command of a `$ …` tool row. Amp lays a long command out over
+    rows, ending each but the last with ` \\`; those rows are one command
+    line again (the row under the last is the output, not the command)."""
+    rows = [r.strip() for r in text.splitlines()]
+    cmd, k = (rows[0] if rows else ""), 1
+    while cmd.endswith("\\") and k < len(rows) and rows[k]:
+        cmd = cmd[:-1].rstrip() + " " + rows[k]
+        k += 1
+    return cmd.removesuffix("▸").rstrip()
+
+
+MARKER_ONLY = regex.compile(r"^\s*([-*•]|\d+[.)])$")
+
+
+def _wide(ch: str) -> bool:
+    return wcwidth(ch) == 2
+
+
+def join_wide_wraps(text: str) -> str:
+    """Rows Amp wrapped inside a run of wide characters, joined again.
+
+    Chinese and Japanese have no spaces, so Amp breaks such text wherever
+    the row is full, inside a word. A row that ends and the next that starts
+    with a wide character, the first as wide as the widest row of the turn
+    (less the wide cell it could not fit), is one line cut by the width; a
+    shorter row ended where the text had a line break."""
+    rows = text.split("\n")
+    if len(rows) < 2 or not any(_wide(c) for c in text):
+        return text
+    top = max(wcswidth(r.rstrip()) for r in rows)
+    out = [rows[0]]
+    for prev, nxt in zip(rows, rows[1:]):
+        prev, head = prev.rstrip(), nxt.lstrip()
+        if prev and head and _wide(prev[-1]) and _wide(head[0]) and wcswidth(prev) >= top - 2:
+            out[-1] = out[-1].rstrip() + head
+        elif MARKER_ONLY.match(prev) and head and _wide(head[0]) and out[-1] == prev:
+            # a list item of wide text that did not fit beside its marker
+            # starts on the row under it
+            out[-1] = prev + " " + head
+        else:
+            out.append(nxt)
+    return "\n".join(out)
+
+
 class AmpProfile(ChromeProfile):
     name = "amp"
     checked_versions = ("0.0.1790142911-g7618fb",)
@@ -264,6 +322,9 @@ class AmpProfile(ChromeProfile):
         # a table in an answer: a grid one column in, with inner separators (its
         # rounded top and bottom edges are left out with the other box edges)
         LineRule("table", "cont", r"^\s[├│](?=.*[┼│].*[┼│]).*[┤│]\s*$"),
+        # a blockquote in an answer: a bar a few columns in with text after it
+        # (the input box's sides stand in the first and last columns)
+        LineRule("quote", "assistant", r"^\s{2,4}│\s+(?P<body>\S.*?)\s*$"),
         LineRule("box", "chrome", r"^\s*[╭╰│]"),
         LineRule("prompt", "user", r"^\s?┃\s(?P<body>.*)$"),
         LineRule("shell", "tool_call", rf"^\s{{0,2}}({STATUS}\s+)?\$\s(?P<body>.*?)\s*▸?\s*$"),
@@ -410,6 +471,17 @@ class AmpProfile(ChromeProfile):
 
     def label(self, lines: list) -> list[Labeled]:
         labeled = super().label(lines)
+        # A gap followed by a blank or chrome row (a table's top edge, the
+        # first row of an answer's view) marks the next row that is text:
+        # what the gap hides belongs to that row's turn.
+        gaps = getattr(self, "_after_gap", set())
+        carry = False
+        for lb in labeled:
+            if id(lb.line) in gaps and lb.kind in ("blank", "chrome"):
+                carry = True
+            elif carry and lb.kind not in ("blank", "chrome"):
+                gaps.add(id(lb.line))
+                carry = False
         # Rows of one prompt bar are one prompt.
         for a, b in zip(labeled, labeled[1:]):
             if b.rule == "prompt" and a.rule in ("prompt", "prompt-row"):
@@ -444,10 +516,17 @@ class AmpProfile(ChromeProfile):
 
     def _make_turn(self, kind: str, text: str, members: list[Labeled]) -> Turn | list[Turn] | None:
         rule = members[0].rule if members else ""
+        if kind == "assistant" and rule == "unmarked-answer":
+            # an answer opening with a code block or a table: its rows keep
+            # their indentation relative to each other, dedented together
+            rows = [m.line.text.rstrip() for m in members]
+            while rows and not rows[-1].strip():
+                rows.pop()
+            return Turn(kind, textwrap.dedent("\n".join(rows)))
         if kind == "tool_call":
             head = text.splitlines()[0].strip() if text else ""
             if rule == "shell":
-                return Turn("tool_call", head, name="shell_command")
+                return Turn("tool_call", shell_command(text), name="shell_command")
             verb = head.split()[0].lower() if head else ""
             name = VERB_TOOL.get(verb, verb or None)
             c = COUNTED.search(head)
@@ -461,7 +540,11 @@ class AmpProfile(ChromeProfile):
         # A thread opens with a prompt; what is drawn before the first one is
         # the welcome and onboarding screens, half torn down.
         first = next((i for i, t in enumerate(made) if t.role == "user"), len(made))
-        return made[first:]
+        made = made[first:]
+        for t in made:
+            if t.role in ("user", "assistant"):
+                t.text = join_wide_wraps(t.text)
+        return made
 
 
 PROFILE = AmpProfile()

@@ -59,7 +59,9 @@ def test_every_answer_the_screen_did_not_show_whole_is_marked_partial(case: Path
     nothing on screen joining it to what came before."""
     got = segments(json.loads(replay(case))["turns"])
     want = segments(json.loads((case / "truth.json").read_text())["turns"])
-    assert [s["user"] for s in got] == [s["user"] for s in want]
+    # a prompt wider than the screen is drawn wrapped (as the scorer, compare
+    # it with whitespace normalised)
+    assert [" ".join(s["user"].split()) for s in got] == [" ".join(s["user"].split()) for s in want]
     for g, w in zip(got, want):
         r = recall("\n".join(g["assistant"]), "\n".join(w["assistant"]))
         if not g["partial"]:
@@ -102,11 +104,12 @@ def test_there_are_recordings_with_resizes_and_with_scroll_back():
 def test_resized_and_scrolled_sessions_keep_every_prompt_once_and_what_was_drawn(case: Path):
     turns = json.loads(replay(case))["turns"]
     truth = json.loads((case / "truth.json").read_text())["turns"]
-    assert [s["user"] for s in segments(turns)] == [s["user"] for s in segments(truth)]
-    total, got = drawn_recall.recall(truth, turns, drawn_recall.drawn_sequence(case / "session.cast"))
-    # the measure is a lower bound: rows scrolled back into view arrive out
-    # of order, and an in-order alignment of repeated text misses some
-    assert got >= 0.8 * total, f"{got}/{total} of the drawn answer words"
+    assert [" ".join(s["user"].split()) for s in segments(turns)] == [" ".join(s["user"].split()) for s in segments(truth)]
+    drawn = drawn_recall.drawn_sequence(case / "session.cast", drawn_recall.typed_prompts(truth))
+    total, got = drawn_recall.recall(truth, turns, drawn)
+    # per turn, the truth words drawn while that turn was the latest (in runs
+    # of three, so a common word drawn elsewhere is no evidence) are in it
+    assert got >= 0.98 * total, f"{got}/{total} of the drawn answer words"
     # no scrollbar cell or half-cleared row of another width inside the text
     for t in turns:
         if t["role"] in ("assistant", "user"):
@@ -130,7 +133,10 @@ def test_the_scrollbar_thumb_tells_a_scrolled_back_view_from_the_live_one(case: 
             at_end = thumb_at_end(f, vp[1])
             if not states or states[-1] != at_end:
                 states.append(at_end)
-    assert states[:3] == [False, True, False] or states[:2] == [False, True], states
+    # a PageUp while an answer streams may leave the view following the end
+    # (Amp keeps a streaming view at the tail): what matters is that a
+    # scrolled-back view is told apart and the live one comes back after it
+    assert False in states and True in states[states.index(False) + 1:], states
 
 
 def test_a_live_view_of_repeated_text_continues_the_document_instead_of_paging():
