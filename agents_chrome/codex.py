@@ -25,9 +25,11 @@ Screen anatomy:
 """
 from __future__ import annotations
 
+from collections import Counter
 from typing import Iterable
 
 import regex
+from wcwidth import wcswidth, wcwidth
 
 from agents_chrome.profile import ChromeProfile
 from agents_chrome.rules import Labeled, LineRule
@@ -43,6 +45,7 @@ PROMPT_LIST_ROW = regex.compile(r"^  (?P<mk>[•◦▪\-*]|\d+[.)])\s+\S")
 # background), long descriptions wrapped under their column.
 MENU_ROW = regex.compile(r"^(?:›\s|\s\s)/[a-z][\w-]*\s{2,}\S")
 MENU_CONT = regex.compile(r"^\s{6,}\S")
+EDIT_COUNT = regex.compile(r"\(\+\d+\s+-\d+\)")
 EXPLORE_ITEM = regex.compile(r"^\s*(?:└\s+)?(?P<verb>List|Read|Search|Find|Grep|Glob|Open|View)\s+(?P<arg>.+)$")
 
 
@@ -86,6 +89,10 @@ class CodexProfile(ChromeProfile):
         LineRule("resume-hint", "chrome", r"^\s*(To continue this session, run:|codex resume\b.*|Or run codex resume\b.*)$"),
         LineRule("footer", "chrome", r"(\? for shortcuts|\? shortcuts|← for agents|enter/esc latest|esc to interrupt)"),
         LineRule("warning", "chrome", r"^\s*⚠\s"),
+        # the decision on an approval popup, left in the history as `✔ You
+        # approved codex to run …` (`✗ You …` when refused): the user's act,
+        # not the answer's words
+        LineRule("approval-decision", "system", r"^[✔✗]\s+(?P<body>You\s.+)$"),
         LineRule("slash-command", "system", r"^(›\s)?(?P<body>/[a-z][\w-]*)(\s.*)?$"),
         LineRule("prompt", "user", r"^›\s(?P<body>.*)$"),
         LineRule("ran", "tool_call", r"^[•◦]\s+(?P<body>(Ran|Exited\s+\(status\s+\d+\))\s+.+)$"),
@@ -108,6 +115,14 @@ class CodexProfile(ChromeProfile):
             while y > 0 and full_bg(frame, y - 1) is not None:
                 y -= 1
             end = _above_menu(frame, y)
+        # While the user has scrolled back, `New activity · ↓ Back to bottom
+        # · esc` sits on the view's last rows, over the conversation: the
+        # view ends above it, so the hint never enters the document and the
+        # rows it covers are taken from later views.
+        for k in range(end - 1, max(end - 3, 0) - 1, -1):
+            if "↓ Back to bottom" in frame.lines[k]:
+                end = k
+                break
         start = 0
         # A sticky header: one background row at the top, no card around it.
         if n > 1 and full_bg(frame, 0) is not None and full_bg(frame, 1) is None and frame.lines[0].strip():
@@ -155,6 +170,7 @@ class CodexProfile(ChromeProfile):
     # -- turns ------------------------------------------------------------
     def label(self, lines: list[TLine]) -> list[Labeled]:
         labeled = super().label(lines)
+        _drop_reprinted(labeled)
         _prompt_lists(labeled)
         # The header card's rows under `>_ OpenAI Codex` (the directory, with
         # no field name in 0.169) run to its first blank row.
@@ -166,6 +182,19 @@ class CodexProfile(ChromeProfile):
                 in_header = False
             elif in_header:
                 lb.kind, lb.rule = "chrome", "header-row"
+        # A bullet opening with a tool verb (`• Called`, `• Edited`, …) is a
+        # call only when a call's body follows: `└` rows, or the `(+N -M)`
+        # count of an edit. An answer may open with the same word
+        # (`• Read all three: …`).
+        for k, lb in enumerate(labeled):
+            if lb.rule != "tool-other":
+                continue
+            j = k + 1
+            while j < len(labeled) and labeled[j].kind == "cont" and labeled[j].line.text.strip():
+                j += 1
+            if (j < len(labeled) and labeled[j].kind == "tool_result") or EDIT_COUNT.search(lb.line.text):
+                continue
+            lb.kind, lb.rule, lb.body = "assistant", "answer", lb.line.text.split(None, 1)[1]
         # A bullet with `└` output right under it is a call, whatever its
         # verb: an answer never has one.
         for k, lb in enumerate(labeled):
@@ -176,6 +205,7 @@ class CodexProfile(ChromeProfile):
                 j += 1
             if j < len(labeled) and labeled[j].kind == "tool_result":
                 lb.kind, lb.rule = "tool_call", "tool-other"
+        _drop_redrawn_tables(labeled)
         # `└` rows under `• Explored` are calls, not output.
         group = None
         for lb in labeled:
@@ -193,8 +223,11 @@ class CodexProfile(ChromeProfile):
             first = text.splitlines()[0].strip() if text else ""
             if rule == "explored":
                 rest = text.splitlines()[1:]
-                calls = [_explore_call(r) for r in rest if r.strip()]
-                return [c for c in calls if c] or None
+                calls: list[Turn] = []
+                for r in rest:
+                    c = _explore_call(r) if r.strip() else None
+                    calls.extend(c if isinstance(c, list) else [c] if c else [])
+                return calls or None
             if rule == "explored-item":
                 return _explore_call(first)
             if rule == "ran":
@@ -206,9 +239,65 @@ class CodexProfile(ChromeProfile):
             return Turn("system", text)
         if kind == "user":
             # a rendered bullet stands for the `- ` it was typed as
-            rows = [regex.sub(r"^(\s*)[•◦▪]\s", r"\1- ", r) for r in text.splitlines()]
+            rows = [regex.sub(r"^(\s*)[•◦▪]\s", r"\1- ", r) for r in _join_wide_wraps(text).splitlines()]
             return Turn("user", "\n".join(r for r in rows if r.strip()))
+        if kind == "assistant":
+            return Turn(kind, _join_wide_wraps(_tables_as_markdown(text)))
         return Turn(kind, text)
+
+
+def _wide(ch: str) -> bool:
+    return wcwidth(ch) == 2
+
+
+def _spaced(text: str) -> bool:
+    """Wide letters with spaces between them (Korean), not once but as a habit."""
+    pairs = regex.findall(r"(\p{L}) (?=(\p{L}))", text)
+    return sum(1 for a, b in pairs if _wide(a) and _wide(b)) >= 2
+
+
+def _join_wide_wraps(text: str) -> str:
+    """Rows Codex wrapped inside a run of wide characters, joined again.
+
+    CJK text has no spaces: Codex breaks it wherever the row is full, so
+    the break falls inside a word. A row that ends and a row that starts
+    with a wide character, the first as wide as the widest row of its
+    paragraph (within the one wide cell it could not fit), is one line cut
+    by the width; a shorter row ended where the text had a line break.
+    """
+    rows = text.split("\n")
+    if len(rows) < 2 or not any(_wide(c) for c in text):
+        return text
+    out: list[str] = []
+    para: list[str] = []
+
+    def flush() -> None:
+        if not para:
+            return
+        top = max(wcswidth(r.rstrip()) for r in para)
+        # Korean spaces its words, so its wraps fall on a space; Chinese
+        # and Japanese run on, so theirs fall between two characters
+        joined = "\n".join(r.strip() for r in para)
+        sep = " " if _spaced(joined) else ""
+        cur = para[0]
+        for prev, nxt in zip(para, para[1:]):
+            p, q = prev.rstrip(), nxt.lstrip()
+            if p and q and _wide(p[-1]) and _wide(q[0]) and wcswidth(p) >= top - 2:
+                cur = cur.rstrip() + sep + q
+            else:
+                out.append(cur)
+                cur = nxt
+        out.append(cur)
+        para.clear()
+
+    for r in rows:
+        if r.strip():
+            para.append(r)
+        else:
+            flush()
+            out.append(r)
+    flush()
+    return "\n".join(out)
 
 
 def _above_menu(frame: Frame, end: int) -> int:
@@ -222,6 +311,226 @@ def _above_menu(frame: Frame, end: int) -> int:
         if MENU_ROW.match(lines[y]):
             top = y
     return top if top is not None and lit else end
+
+
+# A markdown table as Codex draws it: a header row over a heavy rule
+# (`━━━━  ━━━━`), light rules (`────  ────`) between body rows.
+TABLE_HEAVY = regex.compile(r"^\s*━[━\s]*$")
+TABLE_LIGHT = regex.compile(r"^\s*─[─\s]*$")
+TABLE_WORD = regex.compile(r"\w+")
+
+
+RULE_RUN = regex.compile(r"[━─]+")
+CELL_START = regex.compile(r"(?:^|(?<=\s\s))\S")
+
+
+def _geometry(text: str) -> tuple[int, ...] | None:
+    """Where a rule row's runs start (one per column), or None for another row."""
+    if not (TABLE_HEAVY.match(text) or TABLE_LIGHT.match(text)):
+        return None
+    return tuple(m.start() for m in RULE_RUN.finditer(text))
+
+
+def _fits(text: str, geo: tuple[int, ...]) -> bool:
+    """A cell row laid out on these columns: each cell opens one past a rule run's start."""
+    starts = set(geo)
+    return all(m.start() - 1 in starts for m in CELL_START.finditer(text))
+
+
+def _drawings(labeled: list[Labeled], lo: int, hi: int) -> list[list[int]]:
+    """The rows of one run of table rows, split where the column layout changes.
+
+    A cell row between the last rule of one layout and the first of the next
+    belongs to the first while its cells sit on the first's columns.
+    """
+    out: list[list[int]] = [[]]
+    geo: tuple[int, ...] | None = None
+    pending: list[int] = []  # cell rows since the last rule
+    for i in range(lo, hi):
+        g = _geometry(labeled[i].line.text)
+        if g is None:
+            pending.append(i)
+            continue
+        if geo is not None and g != geo:
+            k = 0
+            while k < len(pending) and _fits(labeled[pending[k]].line.text, geo):
+                k += 1
+            out[-1].extend(pending[:k])
+            out.append(pending[k:])
+        else:
+            out[-1].extend(pending)
+        pending = []
+        out[-1].append(i)
+        geo = g
+    out[-1].extend(pending)
+    return [d for d in out if d]
+
+
+def _drop_redrawn_tables(labeled: list[Labeled]) -> None:
+    """Rows of a table Codex drew again go, in their older drawing.
+
+    While an answer streams, Codex lays a table out anew as rows arrive
+    (columns widen, cells wrap elsewhere). In a short view no row of the
+    new drawing equals one of the old, so the stitcher keeps both, one
+    after the other; the new one may lack its top rows, which had scrolled
+    away. The older drawing's rows from the end back, as long as their
+    words all come back in the later drawings, are that older copy: they
+    go; the rows before them are the top the later drawing lacks.
+    """
+    n = len(labeled)
+    i = 0
+    while i < n:
+        if not labeled[i].line.text.strip() or labeled[i].kind not in ("cont", "assistant"):
+            i += 1
+            continue
+        j = i
+        while j < n and labeled[j].line.text.strip() and labeled[j].kind in ("cont", "assistant"):
+            j += 1
+        draws = _drawings(labeled, i, j)
+        for d, rows in enumerate(draws[:-1]):
+            later = Counter(w for e in draws[d + 1:] for r in e
+                            for w in TABLE_WORD.findall(labeled[r].line.text))
+            for r in reversed(rows):
+                words = Counter(TABLE_WORD.findall(labeled[r].line.text))
+                if words - later:
+                    break
+                later -= words
+                lb = labeled[r]
+                if lb.kind == "assistant":
+                    lb.body = ""  # the answer's marker row: the turn stays open
+                else:
+                    lb.kind, lb.rule, lb.body = "chrome", "table-redrawn", ""
+        i = j
+
+
+def _cols(text: str) -> list[str]:
+    """The row as terminal cells: a wide character, then '' for its second cell."""
+    out: list[str] = []
+    for ch in text:
+        out.append(ch)
+        if wcwidth(ch) == 2:
+            out.append("")
+    return out
+
+
+def _slice(cells: list[str], lo: int, hi: int | None) -> str:
+    return "".join(cells[lo:hi]).strip()
+
+
+def _tables_as_markdown(text: str) -> str:
+    """A table drawn as a box grid, read back as the markdown it came from.
+
+    Codex draws a markdown table as columns under a heavy rule, wrapping a
+    long cell onto the rows under it, inside its own column, and puts a
+    light rule between table rows. Read row by row, the wrapped cells of a
+    row interleave; read column by column between two rules (positions
+    from the rule's runs, in terminal cells), each cell comes back whole:
+    `| a | b |` rows, the header over `|---|`.
+    """
+    rows = text.split("\n")
+    if not any(TABLE_HEAVY.match(r) for r in rows):
+        return text
+    out: list[str] = []
+    i = 0
+    while i < len(rows):
+        if i + 1 < len(rows) and rows[i].strip() and TABLE_HEAVY.match(rows[i + 1]):
+            geo = tuple(m.start() for m in RULE_RUN.finditer(_cols_text(rows[i + 1])))
+            # every row read as cells must sit on a rule's columns: a header
+            # from another layout (a resize mid-table) is left as drawn. The
+            # rows of one table may come from two drawings (the older one's
+            # top, the newer one's rest): each row is read on the columns
+            # of the rule it sits on.
+            if len(geo) >= 2 and _fits(_cols_text(rows[i]), geo):
+                ncol = len(geo)
+                groups: list[list[list[str]]] = [[_cells(rows[i], geo)], []]
+                j = i + 2
+                while j < len(rows) and rows[j].strip():
+                    g = _geometry(_cols_text(rows[j]))
+                    if TABLE_HEAVY.match(rows[j]) or (g is not None and len(g) != ncol):
+                        break  # the next table
+                    if g is not None:
+                        geo = g
+                        groups.append([])
+                    else:
+                        on = geo if _fits(_cols_text(rows[j]), geo) else _next_rule(rows, j, ncol)
+                        if on is None or not _fits(_cols_text(rows[j]), on):
+                            break  # the text after the table
+                        groups[-1].append(_cells(rows[j], on))
+                    j += 1
+                for n, group in enumerate(grp for grp in groups if grp):
+                    texts = [_join_cell([r[c] for r in group]) for c in range(ncol)]
+                    out.append("| " + " | ".join(texts) + " |")
+                    if n == 0:
+                        out.append("|" + "|".join("---" for _ in range(ncol)) + "|")
+                i = j
+                continue
+        out.append(rows[i])
+        i += 1
+    return "\n".join(out)
+
+
+def _cells(row: str, geo: tuple[int, ...]) -> list[str]:
+    """The row's text in each column of a rule laid out at `geo` (terminal cells)."""
+    cells = _cols(row)
+    return [_slice(cells, lo, hi) for lo, hi in zip(geo, list(geo[1:]) + [None])]
+
+
+def _next_rule(rows: list[str], j: int, ncol: int) -> tuple[int, ...] | None:
+    """The columns of the next rule row with `ncol` runs, within the table."""
+    for k in range(j + 1, len(rows)):
+        if not rows[k].strip():
+            return None
+        g = _geometry(_cols_text(rows[k]))
+        if g is not None:
+            return g if len(g) == ncol else None
+    return None
+
+
+def _join_cell(parts: list[str]) -> str:
+    """A cell's rows joined: a word the wrap cut after its hyphen stays one."""
+    out = ""
+    for p in parts:
+        if not p:
+            continue
+        out = out + p if out.endswith("-") or not out else out + " " + p
+    return out
+
+
+def _cols_text(text: str) -> str:
+    """The row with a wide character counted as two cells (rule positions are cells)."""
+    return "".join(c if c else " " for c in _cols(text))
+
+
+def _drop_reprinted(labeled: list[Labeled]) -> None:
+    """Inline mode: what came before a reprinted header card is an older copy.
+
+    With `--no-alt-screen`, Codex clears the screen and prints the whole
+    conversation again, from its header card, after a resize and when a
+    table it streams grows taller than the screen. The fold of reprints
+    (`transcript.fold_redraws`) matches the copies by words; when the older
+    copy holds the live area pushed into history by that tall table (one
+    drawing of the table and the composer per push) the words no longer
+    line up and both copies stay. The prompts are what a reprint restates
+    for sure: a stretch from one header card to the next whose prompts
+    open the next stretch, in order, is an older copy.
+    """
+    heads = [i for i, lb in enumerate(labeled) if lb.rule == "header" and lb.line.source != "alt"]
+    if len(heads) < 2:
+        return
+    bounds = heads + [len(labeled)]
+
+    def prompts(lo: int, hi: int) -> list[list[str]]:
+        return [TABLE_WORD.findall(labeled[i].body)[:6] for i in range(lo, hi) if labeled[i].kind == "user"]
+
+    for k in range(len(heads) - 1):
+        lo, mid, hi = bounds[k], bounds[k + 1], bounds[k + 2]
+        old, new = prompts(lo, mid), prompts(mid, hi)
+        if not old or old != new[:len(old)]:
+            continue
+        for i in range(lo, mid):
+            lb = labeled[i]
+            if lb.kind != "blank":
+                lb.kind, lb.rule, lb.body = "chrome", "reprinted", ""
 
 
 def _prompt_lists(labeled: list[Labeled]) -> None:
@@ -252,11 +561,17 @@ def _prompt_lists(labeled: list[Labeled]) -> None:
     return None
 
 
-def _explore_call(row: str) -> Turn | None:
+def _explore_call(row: str) -> Turn | list[Turn] | None:
+    """One `└ Read a, b` row stands for one call per file: Codex folds
+    consecutive reads (parallel or chained) into one row, names joined by
+    `, `. Other verbs (`Search pattern in dir`) keep their row whole."""
     m = EXPLORE_ITEM.match(row)
     if not m:
         return None
-    return Turn("tool_call", f"{m.group('verb')} {m.group('arg').strip()}", name=m.group("verb").lower())
+    verb, arg = m.group("verb"), m.group("arg").strip()
+    parts = [a.strip() for a in arg.split(", ")] if verb == "Read" else [arg]
+    calls = [Turn("tool_call", f"{verb} {a}", name=verb.lower()) for a in parts if a]
+    return calls[0] if len(calls) == 1 else (calls or None)
 
 
 PROFILE = CodexProfile()

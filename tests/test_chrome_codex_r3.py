@@ -1,0 +1,158 @@
+"""Codex replay held to what was typed and served, on every Codex recording.
+
+Each test states one behaviour the r3 round of recordings (new content,
+resizes mid-answer in both modes, approvals, mouse-wheel scroll-back,
+tables redrawn while they stream, CJK at odd widths) found broken, and
+checks it against truth.json on all recordings of the agent, not on the
+recording that found it: the rules are structural, so any recording may
+break them.
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from wcwidth import wcwidth
+
+from tests.conftest import RECORDINGS
+from tests.golden import replay
+from tests.test_timing import retime
+
+CASES = sorted(p.parent for p in (RECORDINGS / "codex").glob("*/truth.json") if (p.parent / "session.cast").exists())
+WORD = re.compile(r"\w+")
+_replays: dict[Path, dict] = {}
+
+
+def conv(case: Path) -> dict:
+    if case not in _replays:
+        _replays[case] = replay(case / "session.cast", "codex")
+    return _replays[case]
+
+
+def truth(case: Path) -> dict:
+    return json.loads((case / "truth.json").read_text())
+
+
+def by_prompt(turns: list[dict]) -> list[dict]:
+    """Turns grouped under the user turn that opened them."""
+    out: list[dict] = []
+    for t in turns:
+        if t["role"] == "user":
+            out.append({"user": t["text"], "assistant": [], "tools": [], "system": []})
+        elif out and t["role"] in ("assistant", "system"):
+            out[-1][t["role"]].append(t["text"])
+        elif out and t["role"] == "tool_call":
+            out[-1]["tools"].append(t)
+    return out
+
+
+def norm(s: str) -> str:
+    return " ".join(s.split())
+
+
+def ids(cases: list[Path]) -> list[str]:
+    return [c.name for c in cases]
+
+
+@pytest.mark.parametrize("case", CASES, ids=ids(CASES))
+def test_every_prompt_once_in_order(case: Path) -> None:
+    """A reprint after a resize (also one whose older copy lost a row) is
+    folded, and a wrapped CJK prompt reads as typed."""
+    got = [norm(t["text"]) for t in conv(case)["turns"] if t["role"] == "user"]
+    want = [norm(t["text"]) for t in truth(case)["turns"] if t["role"] == "user"]
+    assert got == want
+
+
+@pytest.mark.parametrize("case", CASES, ids=ids(CASES))
+def test_no_answer_shown_twice(case: Path) -> None:
+    """An answer's opening words appear in its turn as often as served: no
+    older copy left by a resize, a redrawn table or a scrolled-back view."""
+    segs = by_prompt(conv(case)["turns"])
+    tsegs = by_prompt(truth(case)["turns"])
+    assert len(segs) == len(tsegs)
+    for got, want in zip(segs, tsegs):
+        have = " ".join(w for a in got["assistant"] for w in WORD.findall(a))
+        served = " ".join(w for a in want["assistant"] for w in WORD.findall(a))
+        for a in want["assistant"]:
+            words = WORD.findall(a)
+            if len(words) < 12 or "```" in a or "|" in a:
+                continue  # a code or table opening is not laid out as served
+            probe = " ".join(words[:10])
+            assert have.count(probe) <= served.count(probe), (want["user"], probe)
+
+
+@pytest.mark.parametrize("case", CASES, ids=ids(CASES))
+def test_every_tool_call_shown(case: Path) -> None:
+    """Calls Codex folds into one `Read a, b` row come back one per file."""
+    for got, want in zip(by_prompt(conv(case)["turns"]), by_prompt(truth(case)["turns"])):
+        assert len(got["tools"]) >= len(want["tools"]), want["user"]
+
+
+def _wide_words(text: str) -> list[str]:
+    return [w for w in WORD.findall(text) if any(wcwidth(c) == 2 for c in w)]
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if _wide_words(json.dumps(truth(c), ensure_ascii=False))],
+                         ids=ids([c for c in CASES if _wide_words(json.dumps(truth(c), ensure_ascii=False))]))
+def test_wide_words_whole(case: Path) -> None:
+    """CJK text wrapped by the width is joined back: no word cut in two."""
+    for got, want in zip(by_prompt(conv(case)["turns"]), by_prompt(truth(case)["turns"])):
+        have = set(_wide_words(" ".join(got["assistant"] + [got["user"]])))
+        for w in _wide_words(" ".join(want["assistant"] + [want["user"]])):
+            assert w in have, (want["user"], w)
+
+
+APPROVED = [c for c in CASES if any(t["role"] == "tool_call" and t.get("input", {}).get("sandbox_permissions")
+                                    == "require_escalated" for t in truth(c)["turns"])]
+
+
+@pytest.mark.parametrize("case", APPROVED, ids=ids(APPROVED))
+def test_approval_decision_is_a_system_turn(case: Path) -> None:
+    """`✔ You approved codex to run …` is the user's act, not answer text."""
+    segs = by_prompt(conv(case)["turns"])
+    asked = [s for s, t in zip(segs, by_prompt(truth(case)["turns"]))
+             if any(c.get("input", {}).get("sandbox_permissions") == "require_escalated" for c in t["tools"])]
+    assert asked
+    for s in asked:
+        assert any(x.startswith("You approved") for x in s["system"])
+        assert not any("You approved" in a for a in s["assistant"])
+
+
+@pytest.mark.parametrize("case", CASES, ids=ids(CASES))
+def test_a_table_drawn_once_per_answer(case: Path) -> None:
+    """A table Codex laid out again as its rows streamed in (columns
+    widened, cells rewrapped) leaves one drawing: no header row twice."""
+    for t in conv(case)["turns"]:
+        if t["role"] != "assistant":
+            continue
+        rows = t["text"].splitlines()
+        heads = [tuple(WORD.findall(rows[i - 1])) for i in range(1, len(rows))
+                 if re.fullmatch(r"\s*━[━\s]*", rows[i])]
+        assert len(heads) == len(set(heads)), heads
+
+
+def _inline_resized(case: Path) -> bool:
+    meta = json.loads((case / "meta.json").read_text())
+    return "--no-alt-screen" in meta.get("command", []) and bool(meta.get("resizes"))
+
+
+INLINE_RESIZED = [c for c in CASES if (c / "meta.json").exists() and _inline_resized(c)]
+
+
+@pytest.mark.parametrize("case", INLINE_RESIZED, ids=ids(INLINE_RESIZED))
+@settings(max_examples=1, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**16), max_pause=st.sampled_from([0.0, 0.001]), split=st.sampled_from([0.3, 0.8]))
+def test_inline_reprints_fold_whatever_the_timing(case: Path, seed: int, max_pause: float, split: float,
+                                                  tmp_path_factory) -> None:
+    """Inline Codex resized mid-answer (clears and reprints, a table taller
+    than the screen pushed into history): the same turns with every pause
+    cut and the output cut into other events."""
+    fast = tmp_path_factory.mktemp("retimed") / "session.cast"
+    retime(case / "session.cast", fast, seed, max_pause, split, 0.5)
+    def view(c: dict) -> list[tuple]:
+        return [(t["role"], t["text"], t.get("name")) for t in c["turns"]]
+    assert view(replay(fast, "codex")) == view(conv(case))
