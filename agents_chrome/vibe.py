@@ -75,6 +75,40 @@ SETTLED = {"Running": "Ran", "Reading": "Read", "Writing": "Created", "Creating"
            "Retrieving": "Retrieved", "Updating": "Updated", "Asking": "Asked"}
 
 
+IDEOGRAPH = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}\u3000-\u303f\uff00-\uffef]")
+
+
+def _mark_ideograph_bold(text: str, cells: "tuple | None") -> str:
+    """Bold text set between ideographs with no space (`处理**全角字符**（`) is a
+    word of its own only through its markdown markers, which the screen shows
+    as bold cells: such a bold run gets its `**` back. Anything else, and any
+    row whose cells do not spell its text, is left as drawn."""
+    if cells is None or not IDEOGRAPH.search(text):
+        return text
+    chars = [(c.data, bool(c.bold)) for c in cells if c.data]
+    if "".join(ch for ch, _ in chars).rstrip() != text.rstrip():
+        return text
+    out: list[str] = []
+    i, n = 0, len(chars)
+    while i < n:
+        if not chars[i][1] or not chars[i][0].strip():
+            out.append(chars[i][0])
+            i += 1
+            continue
+        j = i
+        while j < n and chars[j][1]:
+            j += 1
+        while j > i and not chars[j - 1][0].strip():
+            j -= 1  # trailing blanks of a bold run stay outside it
+        run = "".join(ch for ch, _ in chars[i:j])
+        before = chars[i - 1][0] if i else ""
+        after = chars[j][0] if j < n else ""
+        glued = bool(IDEOGRAPH.match(before) or IDEOGRAPH.match(after))
+        out.append(f"**{run}**" if glued else run)
+        i = j
+    return "".join(out)
+
+
 def strip_scrollbar(text: str, columns: int) -> str:
     """Drop a scrollbar glyph drawn in the last column of the viewport."""
     if text and text[-1] in SCROLL_THUMB and wcswidth(text) >= columns:
@@ -112,7 +146,8 @@ class VibeProfile(ChromeProfile):
     def rows(self, frame: Frame) -> list[str]:
         if not frame.alternate:
             return frame.lines
-        return [strip_scrollbar(t, frame.columns) for t in frame.lines]
+        return [strip_scrollbar(_mark_ideograph_bold(t, frame.cells[y] if y < len(frame.cells) else None),
+                                frame.columns) for y, t in enumerate(frame.lines)]
 
     def _input_top(self, lines: list[str]) -> int | None:
         """Row of the input box's top rule (the one naming the mode), if drawn."""

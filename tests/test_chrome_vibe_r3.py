@@ -10,13 +10,15 @@
   earlier turn's calls;
 - scrolled back while an answer streams, Vibe's view stays put and later
   turns are appended out of sight: a prompt sent from the input box that the
-  history never showed is still a user turn.
+  history never showed is still a user turn;
+- bold set between ideographs without spaces gets its `**` markers back.
 Each is checked on real recordings (recordings/vibe/), with and without the
 input events, plus small synthetic cases for the rule itself.
 """
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -181,3 +183,39 @@ def test_cleared_input_is_not_a_prompt() -> None:
               frame(10.5, "", spinner=True)]
     PROFILE.transcript(frames)
     assert PROFILE._submitted == [(10.0, "second prompt")]
+
+
+def test_bold_between_ideographs_keeps_its_markers(tmp_path_factory) -> None:
+    """vibe-04: `处理**全角字符**（` is drawn as bold cells between ideographs; the
+    markers come back, so the bold phrase is a word of its own as served."""
+    case = RECORDINGS / AGENT / "vibe-04-unicode-cjk-emoji"
+    truth = json.loads((case / "truth.json").read_text())
+    served = [t["text"] for t in truth["turns"] if t["role"] == "assistant"][0]
+    bold = re.findall(r"(?<=[\u4e00-\u9fff])\*\*([\u4e00-\u9fff]+)\*\*", served)
+    assert bold
+    for screen_only in (False, True):
+        answer = [t["text"] for t in replay(case, screen_only, tmp_path_factory)["turns"] if t["role"] == "assistant"][0]
+        for phrase in bold:
+            assert f"**{phrase}**" in answer
+
+
+def test_bold_marker_rule() -> None:
+    from collections import namedtuple
+    from agents_chrome.vibe import _mark_ideograph_bold
+    C = namedtuple("C", "data bold")
+
+    def cells(spec: list[tuple[str, bool]]) -> tuple:
+        out = []
+        for ch, b in spec:
+            out.append(C(ch, b))
+            if "\u4e00" <= ch <= "\u9fff":
+                out.append(C("", b))  # a wide character's second cell
+        return tuple(out)
+
+    row = [(c, False) for c in "处理"] + [(c, True) for c in "全角"] + [(c, False) for c in "。"]
+    assert _mark_ideograph_bold("处理全角。", cells(row)) == "处理**全角**。"
+    eng = [(c, False) for c in "a "] + [(c, True) for c in "bold"] + [(c, False) for c in " 字"]
+    assert _mark_ideograph_bold("a bold 字", cells(eng)) == "a bold 字"  # spaced: nothing to restore
+    head = [(c, False) for c in "  "] + [(c, True) for c in "标题"]
+    assert _mark_ideograph_bold("  标题", cells(head)) == "  标题"  # a bold heading is left as drawn
+    assert _mark_ideograph_bold("不同", cells(row)) == "不同"  # cells that do not spell the row
