@@ -220,9 +220,11 @@ def merge_prompt(echo: str, box: str) -> str:
 
     The echo is word-wrapped (a space at the break is dropped) and keeps the
     typed line breaks; the box is wrapped by character and keeps every space
-    but loses spaces that ended a row. Both show the same characters apart
-    from white space; between two characters the box's white space wins
-    unless it is a line break the echo does not have.
+    but loses spaces that ended a row. The box shows the echo's characters
+    apart from white space (or the first of them: keys typed in the frame
+    that sent the prompt may never be drawn in it); between two characters
+    the box's white space wins unless it is a line break the echo does not
+    have.
     """
     def gaps(s: str) -> tuple[str, list[str]]:
         chars, ws, cur = [], [], ""
@@ -236,8 +238,11 @@ def merge_prompt(echo: str, box: str) -> str:
         return "".join(chars), ws
     ec, eg = gaps(echo)
     bc, bg = gaps(box)
-    if ec != bc or not ec:
+    if not bc or not ec.startswith(bc):
         return echo
+    # the box as last seen may lack the last keys (typed in the frame that sent
+    # the prompt): the echo's own white space stands for the rest
+    bg = bg + eg[len(bg):]
     out = []
     for ch, e, b in zip(ec, eg, bg):
         if "\n" in b and "\n" not in e:
@@ -311,6 +316,21 @@ def unfold_table_rows(rows: list[str]) -> list[str]:
 
 BYE = regex.compile(r"^Bye!\s*$")
 RULE_ROW = regex.compile(r"^\s*[─━═]+\s*$|^── input ─")
+
+
+WELCOME = regex.compile(r"^│.*Welcome to Kimi Code CLI")
+
+
+def welcome_start(labeled: list[Labeled]) -> int:
+    """Index of the top edge of the first welcome box (0 when there is none
+    or nothing comes before it)."""
+    for k, lb in enumerate(labeled[:400]):
+        if WELCOME.match(lb.line.text):
+            top = k
+            while top > 0 and not labeled[top].line.text.startswith("╭") and k - top < 6:
+                top -= 1
+            return top if labeled[top].line.text.startswith("╭") else 0
+    return 0
 
 
 class KimiProfile(ChromeProfile):
@@ -447,7 +467,8 @@ class KimiProfile(ChromeProfile):
         boxes = getattr(self, "_boxes", [])
         key = "".join(echo.split())
         for k in range(getattr(self, "_box_next", 0), len(boxes)):
-            if "".join(boxes[k].split()) == key:
+            held = "".join(boxes[k].split())
+            if held and key.startswith(held) and 2 * len(held) >= len(key):
                 self._box_next = k + 1
                 return merge_prompt(echo, boxes[k])
         return echo
@@ -467,7 +488,18 @@ class KimiProfile(ChromeProfile):
         prev = None
         in_prompt = False
         after_bye = False
-        for lb in labeled:
+        start = welcome_start(labeled)
+        for k, lb in enumerate(labeled):
+            if k < start:
+                # drawn before kimi's welcome box: what ran in the terminal before
+                # it (a shell), never the conversation
+                if lb.kind not in ("blank", "chrome"):
+                    lb.kind, lb.rule = ("cont" if prev == "system" else "system"), "before-kimi"
+                    lb.body = lb.line.text
+                    prev = "system"
+                continue
+            if k == start:
+                prev = None
             if lb.rule == "bye":
                 after_bye = True
             if after_bye:  # the farewell and its tips

@@ -243,3 +243,20 @@ def drop_exit(turns: list[tuple]) -> list[tuple]:
 
 
 _TIMED_BASE: dict[Path, list] = {}
+
+
+SHELL_CASES = [c for c in CASES if json.loads((c / "meta.json").read_text()).get("shell")]
+
+
+@pytest.mark.parametrize("case", SHELL_CASES, ids=[c.name for c in SHELL_CASES])
+def test_shell_output_before_kimi_is_not_conversation(case: Path, tmp_path: Path) -> None:
+    """Kimi started from a shell, its pauses cut: whether or not the shell's
+    stretches are told apart, nothing drawn above kimi's welcome box (the
+    shell's commands and output, a `• ` line a command printed) becomes a
+    conversation turn."""
+    want = [t for t in turns_of(case / "session.cast", AGENT) if t[0] != "system"]
+    for seed, max_pause in ((1, 0.0), (2, 0.01)):
+        fast = tmp_path / f"fast{seed}.cast"
+        retime(case / "session.cast", fast, seed, max_pause, 0.3, 0.0)
+        got = turns_of(fast, AGENT)
+        assert [t for t in got if t[0] != "system"] == want
