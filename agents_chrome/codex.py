@@ -378,15 +378,37 @@ def _drop_redrawn_tables(labeled: list[Labeled]) -> None:
     go; the rows before them are the top the later drawing lacks.
     """
     n = len(labeled)
+
+    def body(k: int) -> bool:
+        return bool(labeled[k].line.text.strip()) and labeled[k].kind in ("cont", "assistant")
+
     i = 0
     while i < n:
-        if not labeled[i].line.text.strip() or labeled[i].kind not in ("cont", "assistant"):
+        if not body(i):
             i += 1
             continue
         j = i
-        while j < n and labeled[j].line.text.strip() and labeled[j].kind in ("cont", "assistant"):
+        while j < n and body(j):
             j += 1
         draws = _drawings(labeled, i, j)
+        # Inline mode: a live area taller than the screen is pushed into
+        # history whole, composer included, and drawn again under it. Rows
+        # after such a pushed composer (blank and chrome rows between) go on
+        # the same run, as the next drawing.
+        while j < n and labeled[j].line.source != "alt":
+            k, composer = j, False
+            while k < n and not body(k) and labeled[k].kind in ("blank", "chrome"):
+                composer = composer or labeled[k].rule == "placeholder"
+                k += 1
+            if not composer or k >= n or not body(k) or labeled[k].kind != "cont":
+                break
+            for g in range(j, k):
+                if labeled[g].kind == "blank":
+                    labeled[g].kind, labeled[g].rule = "chrome", "live-area"
+            j = k
+            while j < n and body(j):
+                j += 1
+            draws += _drawings(labeled, k, j)
         for d, rows in enumerate(draws[:-1]):
             later = Counter(w for e in draws[d + 1:] for r in e
                             for w in TABLE_WORD.findall(labeled[r].line.text))
@@ -497,8 +519,10 @@ def _join_cell(parts: list[str]) -> str:
 
 
 def _cols_text(text: str) -> str:
-    """The row with a wide character counted as two cells (rule positions are cells)."""
-    return "".join(c if c else " " for c in _cols(text))
+    """The row with a wide character counted as two cells (rule positions are
+    cells); its second cell is a filler that is not a space, so a space after
+    a wide character is not read as the gap between two columns."""
+    return "".join(c if c else "\x00" for c in _cols(text))
 
 
 def _drop_reprinted(labeled: list[Labeled]) -> None:
