@@ -31,7 +31,7 @@ turns stay clean. A recording where no run is an agent is not cut at all.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Iterable
 
 import regex
@@ -43,13 +43,26 @@ from agents_chrome.turns import Turn
 from screen.cast import CastHeader
 from screen.frames import Frame
 
-#: the text before the cursor on a shell's input row: prompt, then what is typed
-PROMPT = regex.compile(r"^(?P<prompt>(?:\S[^\n]{0,120}?)?[$#%] )(?P<typed>.*)$")
+#: the text before the cursor on a shell's input row: prompt, then what is typed.
+#: `$ `, `# `, `% ` (bash, sh, zsh), alone or ending a run of text; `❯ ` (starship,
+#: pure, p10k: often alone on a two-line prompt's second row); `> ` only after text
+#: (fish `~/p> `), since a bare `> ` is bash's continuation prompt and many agents' input.
+PROMPT = regex.compile(r"^(?P<prompt>(?:\S[^\n]{0,120}?)?[$#%❯] |\S[^\n]{0,120}?\S> )(?P<typed>.*)$")
+#: a row that is a horizontal rule: agents draw their input row between two of them
+RULE = regex.compile(r"^\s*[─━═╌╍┄┅┈┉\-_]{10,}\s*$")
 SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "mksh", "fish", "tcsh", "csh", "ash", "busybox"})
 DETECT_FRAMES = 60  # frames of a run looked at for an agent's signature
 #: words that run the next word: `npx codex`, `sudo -E claude`, `env X=1 gemini`, `exec zsh`
 WRAPPERS = frozenset({"sudo", "env", "npx", "bunx", "pnpx", "exec", "time", "nohup", "command", "node",
-                      "nice", "uvx", "pipx", "doas"})
+                      "nice", "uvx", "pipx", "doas", "timeout", "stdbuf", "caffeinate"})
+#: a wrapper's options that take the next word as their value (`env -u NAME`, `sudo -u dev`)
+ARG_OPTIONS = {"env": {"-u", "--unset", "-C", "--chdir"}, "sudo": {"-u", "-g", "-C", "-D", "-p", "-h", "-U", "-r", "-t"},
+               "doas": {"-u", "-C"}, "nice": {"-n", "--adjustment"}, "timeout": {"-s", "--signal", "-k", "--kill-after"},
+               "npx": {"-p", "--package"}, "stdbuf": {"-i", "-o", "-e"}}
+#: package runners whose subcommand runs the next word: `pnpm dlx codex`, `uv tool run vibe`
+RUNNERS = {"npm": {"exec", "x"}, "pnpm": {"dlx", "exec"}, "yarn": {"dlx", "exec"}, "bun": {"x"},
+           "uv": {"run", "tool"}, "pipx": {"run"}, "poetry": {"run"}}
+DURATION = regex.compile(r"^\d+(?:\.\d+)?[smhd]?$")
 
 
 @dataclass
@@ -61,6 +74,7 @@ class Run:
     command: str = ""
     end: int = 0
     agent: str | None = None
+    head: list[str] = field(default_factory=list)  # a multi-line prompt's rows above the input row
 
 
 def is_shell_command(command: str | None) -> bool:
@@ -73,11 +87,26 @@ def is_shell_command(command: str | None) -> bool:
 
 def _executable(words: list[str]) -> str | None:
     """The word a command line runs: after `VAR=value` settings, wrappers
-    (`exec`, `sudo`, `npx`...) and their options."""
-    for w in words:
-        if "=" in w.split("/")[0] or w.startswith("-") and not w.lstrip("-") in SHELLS:
+    (`exec`, `sudo -u dev`, `env -u X`, `timeout 60`, `npx`, `pnpm dlx`...) and
+    their options."""
+    wrapper: str | None = None
+    i = 0
+    while i < len(words):
+        w = words[i]
+        i += 1
+        if "=" in w.split("/")[0]:
             continue
-        if os.path.basename(w) in WRAPPERS:
+        if w.startswith("-") and w.lstrip("-") not in SHELLS:
+            if wrapper and w in ARG_OPTIONS.get(wrapper, ()):
+                i += 1  # the option's value
+            continue
+        base = os.path.basename(w)
+        if wrapper == "timeout" and DURATION.match(w):
+            continue
+        if wrapper in RUNNERS and w in RUNNERS[wrapper]:  # type: ignore[operator]
+            continue
+        if base in WRAPPERS or base in RUNNERS:
+            wrapper = base
             continue
         return w
     return None
@@ -91,12 +120,18 @@ def shell_input(frame: Frame) -> tuple[str, str] | None:
     if y >= len(frame.lines):
         return None
     row = frame.lines[y]
+    if y > 0 and _continues(frame, y - 1):
+        return None  # the wrapped tail of a long command line, not a prompt
     after = row[x:]
     # nothing after the cursor, or only a right-aligned prompt (zsh RPROMPT)
     if after.strip() and not (after.startswith("  ") and len(row) >= frame.columns - 2):
         return None
     m = PROMPT.match(row[:x].ljust(x) if x > len(row) else row[:x])
     if m is None:
+        return None
+    # an agent's input row drawn between rules (Claude Code's `❯ ` box) is no shell prompt
+    near = [frame.lines[j] for j in (y - 1, y + 1) if 0 <= j < len(frame.lines)]
+    if any(RULE.match(t) for t in near):
         return None
     return m.group("prompt"), m.group("typed").rstrip()
 
@@ -129,7 +164,50 @@ def find_runs(frames: list[Frame], hist: list[int] | None = None) -> list[Run]:
         r.end = runs[i + 1].start if i + 1 < len(runs) else len(frames)
         if r.prompt_abs is not None:
             r.command = _submitted(frames, hist, r) or r.command
+    _mark_heads(frames, hist, runs)
     return runs
+
+
+def _row_at(frame: Frame, base: int, a: int) -> str | None:
+    """The text of absolute row `a` in a frame (visible or scrolled in it), if it holds it."""
+    if 0 <= a - base < len(frame.lines):
+        return frame.lines[a - base]
+    first = base - len(frame.scrolled)
+    if 0 <= a - first < len(frame.scrolled):
+        return frame.scrolled[a - first]
+    return None
+
+
+def _mark_heads(frames: list[Frame], hist: list[int], runs: list[Run]) -> None:
+    """Find a two-line prompt's first row (`dev@box ~/p (main)` above `❯ `).
+
+    Structure: the row right above the input row starts with the same word at
+    (nearly) every prompt of the recording, and is no earlier prompt's row.
+    Command output above a prompt differs from command to command; a PS1's
+    first line repeats (user, host, directory). Without it, that row would sit
+    in the agent's stretch after it exits and join its last turn."""
+    prompted = [r for r in runs if r.prompt_abs is not None]
+    if len(prompted) < 2:
+        return
+    rows = {r.prompt_abs for r in prompted}
+    above: list[tuple[Run, str]] = []
+    for r in prompted:
+        a = r.prompt_abs - 1  # type: ignore[operator]
+        t = _row_at(frames[r.start], hist[r.start], a) if a >= 0 and a not in rows else None
+        if t and t.strip():
+            above.append((r, t.rstrip()))
+    words: dict[str, int] = {}
+    for _, t in above:
+        w = t.split()[0]
+        words[w] = words.get(w, 0) + 1
+    if not words:
+        return
+    word, n = max(words.items(), key=lambda kv: kv[1])
+    if n < 2 or 3 * n < 2 * len(prompted):
+        return
+    for r, t in above:
+        if t.split()[0] == word:
+            r.head = [t]
 
 
 def _submitted(frames: list[Frame], hist: list[int], run: Run) -> str | None:
@@ -140,11 +218,32 @@ def _submitted(frames: list[Frame], hist: list[int], run: Run) -> str | None:
         if f.alternate:
             break
         y = run.prompt_abs - hist[k]  # type: ignore[operator]
+        last = y
         if 0 <= y < len(f.lines) and f.lines[y].startswith(run.prompt):
-            best = f.lines[y][len(run.prompt):].strip()
-        if f.cursor[1] != y:
+            text = f.lines[y][len(run.prompt):]
+            # a command longer than the row goes on in the rows it wrapped onto: the
+            # terminal's wrap flag, or (zsh moves the cursor itself) a full row with the
+            # cursor still typing below it
+            while last + 1 < len(f.lines) and (_continues(f, last) or (
+                    len(f.lines[last]) >= f.columns and f.cursor[1] > last)):
+                last += 1
+                text += f.lines[last]
+            if not y <= f.cursor[1] <= last:
+                # Enter was pressed: the rows joined may be output; keep what was typed
+                if best is None:
+                    best = f.lines[y][len(run.prompt):].strip()
+                break
+            best = text.strip()
+        if not y <= f.cursor[1] <= last:
             break
     return best
+
+
+def _continues(frame: Frame, y: int) -> bool:
+    """Row y's text goes on in row y+1: autowrap carried it (the terminal's own
+    flag; a row that merely fills the width, like a box's bottom border, does not)."""
+    flags = getattr(frame, "row_wrapped", None)
+    return bool(flags) and 0 <= y < len(flags) and bool(flags[y])
 
 
 def _new_text(frames: list[Frame], hist: list[int], run: Run) -> list[str]:
@@ -221,12 +320,17 @@ def _blank_outside(frame: Frame, base: int, lo: int | None, hi: int | None) -> F
     return replace(frame, **changes)
 
 
+def _top(run: Run) -> int | None:
+    """The absolute row where a run's prompt starts (its head rows included)."""
+    return None if run.prompt_abs is None else run.prompt_abs - len(run.head)
+
+
 def agent_frames(frames: list[Frame], runs: list[Run], i: int, hist: list[int] | None = None) -> list[Frame]:
     """Run i's frames with the shell's rows blanked; the next prompt's frame
     is included (it may hold the agent's last output) with its prompt row gone."""
     hist = hist if hist is not None else _absolute(frames)
     r = runs[i]
-    hi = runs[i + 1].prompt_abs if i + 1 < len(runs) else None
+    hi = _top(runs[i + 1]) if i + 1 < len(runs) else None
     stop = min(r.end + 1, len(frames)) if hi is not None else r.end
     return [_blank_outside(frames[k], hist[k], r.prompt_abs, hi) for k in range(r.start, stop)]
 
@@ -235,7 +339,11 @@ def shell_lines(frames: list[Frame], run: Run, next_abs: int | None, hist: list[
     """The rows a shell run wrote (its prompt line first), as last seen."""
     hist = hist if hist is not None else _absolute(frames)
     seen: dict[int, str] = {}
-    lo = run.prompt_abs if run.prompt_abs is not None else 0
+    lo = _top(run) if run.prompt_abs is not None else 0
+    if next_abs is not None and lo is not None and next_abs <= lo:
+        # the screen was cleared (`clear`): the next prompt is higher up; what this run
+        # wrote is gone, its prompt line and command stay
+        return run.head + [f"{run.prompt}{run.command}".rstrip()]
     # the next prompt's frame too: output and the new prompt often come in one write
     for k in range(run.start, min(run.end + 1, len(frames))):
         f = frames[k]
@@ -252,7 +360,25 @@ def shell_lines(frames: list[Frame], run: Run, next_abs: int | None, hist: list[
     out = [seen.get(a, "") for a in range(lo, stop)]
     while out and not out[-1].strip():
         out.pop()
-    return out
+    return _join_command(out, run, frames[run.start].columns)
+
+
+def _join_command(rows: list[str], run: Run, width: int) -> list[str]:
+    """The prompt row and the rows its command wrapped onto as one line: a long
+    command reads as typed, not cut where the terminal's edge fell."""
+    h = len(run.head)
+    full = f"{run.prompt}{run.command}".rstrip()
+    if h >= len(rows) or not run.command or not rows[h].startswith(run.prompt):
+        return rows
+    joined, k = rows[h], h + 1
+    while k < len(rows) and joined.rstrip() != full:
+        nxt = joined.ljust(width) + rows[k]
+        if not full.startswith(nxt.rstrip()):
+            break
+        joined, k = nxt, k + 1
+    if k == h + 1 or joined.rstrip() != full:
+        return rows
+    return rows[:h] + [full] + rows[k:]
 
 
 @dataclass
@@ -285,7 +411,7 @@ def split(frames: list[Frame], header: CastHeader, forced: str | None = None) ->
         forced = None
     out: list[Stretch] = []
     for i, r in enumerate(runs):
-        nxt = runs[i + 1].prompt_abs if i + 1 < len(runs) else None
+        nxt = _top(runs[i + 1]) if i + 1 < len(runs) else None
         t0 = frames[r.start].time
         if r.agent is None:
             rows = shell_lines(frames, r, nxt, hist)
@@ -299,7 +425,7 @@ def split(frames: list[Frame], header: CastHeader, forced: str | None = None) ->
         name = registry.canonical(forced) if forced else r.agent
         profile = registry.load(name or r.agent)
         turns, labeled = profile.reconstruct(agent_frames(frames, runs, i, hist), header)
-        launch = f"{r.prompt}{r.command}".rstrip()
+        launch = "\n".join(r.head + [f"{r.prompt}{r.command}".rstrip()])
         head = [Turn("system", launch, name="shell", time=t0)] if r.prompt_abs is not None else []
         out.append(Stretch("agent", name or r.agent, head + turns,
                            [Labeled(TLine(launch, t0, "shell", i), "system", "shell-launch", launch)] + labeled))
