@@ -108,6 +108,45 @@ class AmpStitcher(Stitcher):
 
     width: int | None = None
 
+    def add(self, view, time: float = 0.0, at_end: bool = False) -> None:  # type: ignore[override]
+        """A live view that shows the thread's last prompt redraws its whole
+        turn: every row below that prompt replaces the document's (a tool
+        row drawn spinning over several rows settles into fewer, or into a
+        summary row; rows change in place rather than scroll). Anything
+        else goes to the generic stitcher."""
+        if at_end and self._redraw_last_turn(list(view), time):
+            return
+        super().add(view, time, at_end=at_end)
+
+    def _redraw_last_turn(self, view: list[str | None], time: float) -> bool:
+        doc = self.doc
+        if not doc or any(v is None for v in view):
+            return False
+
+        def starts(rows: list[str]) -> list[int]:
+            return [i for i, r in enumerate(rows) if PROMPT_ROW.match(r) and not (i and PROMPT_ROW.match(rows[i - 1]))]
+
+        pd, pv = starts(doc), starts(view)
+        if not pd or not pv or _sq(doc[pd[-1]]) != _sq(view[pv[-1]]):
+            return False
+        d, v = pd[-1], pv[-1]
+        # the same prompt typed again: the text row above it tells them apart
+        above_d = next((r for r in reversed(doc[:d]) if len(r.strip()) >= 3), None)
+        above_v = next((r for r in reversed(view[:v]) if len(r.strip()) >= 3), None)
+        if above_v is not None and above_v != above_d:
+            return False
+        tail = list(view[v:])
+        while tail and not tail[-1].strip():
+            tail.pop()
+        if tail == doc[d:]:
+            return False  # nothing changed: the generic path keeps its memo
+        times = [self.times[d + k] if d + k < len(doc) and doc[d + k] == r else time for k, r in enumerate(tail)]
+        self.doc = doc[:d] + tail
+        self.times = self.times[:d] + times
+        self.gaps = {g for g in self.gaps if g <= d}
+        self._rebuild_index()
+        return True
+
     def fork(self) -> "AmpStitcher":
         """A copy holding the document so far; this one starts afresh."""
         old = AmpStitcher(reach=self.reach)
@@ -128,8 +167,12 @@ class AmpStitcher(Stitcher):
         document lacks their text, left out when it holds it."""
         mine = [(r, t, i in self.gaps) for i, (r, t) in enumerate(zip(self.doc, self.times))]
         theirs = [(r, t, i in later.gaps) for i, (r, t) in enumerate(zip(later.doc, later.times))]
-        b = [i for i, (r, _, _) in enumerate(mine) if PROMPT_ROW.match(r)]
-        q = [j for j, (r, _, _) in enumerate(theirs) if PROMPT_ROW.match(r)]
+        # a prompt is where a run of bar rows starts: one wrapped over more
+        # rows at one width than at the other is still one prompt
+        b = [i for i, (r, _, _) in enumerate(mine) if PROMPT_ROW.match(r)
+             and not (i and PROMPT_ROW.match(mine[i - 1][0]))]
+        q = [j for j, (r, _, _) in enumerate(theirs) if PROMPT_ROW.match(r)
+             and not (j and PROMPT_ROW.match(theirs[j - 1][0]))]
 
         def same(i: int, j: int) -> bool:
             x, y = _sq(mine[i][0]), _sq(theirs[j][0])
@@ -271,7 +314,11 @@ def shell_command(text: str) -> str:
     while cmd.endswith("\\") and k < len(rows) and rows[k]:
         cmd = cmd[:-1].rstrip() + " " + rows[k]
         k += 1
-    return cmd.removesuffix("▸").rstrip()
+    # a failed command's row ends with its status: not part of the command
+    return EXIT_NOTE.sub("", cmd.removesuffix("▸").rstrip())
+
+
+EXIT_NOTE = regex.compile(r"\s*\(exit code: -?\d+\)$")
 
 
 MARKER_ONLY = regex.compile(r"^\s*([-*•]|\d+[.)])$")
