@@ -260,3 +260,18 @@ def test_shell_output_before_kimi_is_not_conversation(case: Path, tmp_path: Path
         retime(case / "session.cast", fast, seed, max_pause, 0.3, 0.0)
         got = turns_of(fast, AGENT)
         assert [t for t in got if t[0] != "system"] == want
+
+
+@pytest.mark.parametrize("case", THINKING_CASES, ids=[c.name for c in THINKING_CASES])
+def test_native_thinking(case: Path) -> None:
+    """The session's own context.jsonl keeps the reasoning the model
+    streamed (`{"type": "think"}` parts): the provider gives it as thinking
+    turns, in order, and never as answer text."""
+    from archive.providers.kimi import PROVIDER
+    sessions = [d for d in (case / "native" / ".kimi" / "sessions").glob("*/*") if (d / "context.jsonl").exists()]
+    assert sessions
+    turns = [t for d in sessions for c in PROVIDER._parse(d).conversations for t in c.turns]
+    want = [t["text"] for t in truth(case)["turns"] if t["role"] == "thinking"]
+    assert [t.text for t in turns if t.role == "thinking"] == want
+    answers = "\n".join(t.text for t in turns if t.role == "assistant")
+    assert not any(w in answers for w in want)

@@ -58,6 +58,10 @@ class KimiProvider(BaseProvider):
                 if role == "user":
                     turns.append(Turn("user", text_of(d.get("content")), key=key, raw=raw))
                 elif role == "assistant":
+                    parts = d.get("content") if isinstance(d.get("content"), list) else []
+                    for part in parts:  # reasoning the model streamed (`reasoning_content`)
+                        if isinstance(part, dict) and part.get("type") == "think" and isinstance(part.get("think"), str):
+                            turns.append(Turn("thinking", part["think"], key=turn_key(n, "think"), raw=raw))
                     text = text_of(d.get("content"))
                     if text:
                         turns.append(Turn("assistant", text, key=key, raw=raw))
