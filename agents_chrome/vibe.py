@@ -75,6 +75,7 @@ SETTLED = {"Running": "Ran", "Reading": "Read", "Writing": "Created", "Creating"
            "Retrieving": "Retrieved", "Updating": "Updated", "Asking": "Asked"}
 
 
+WIDE_RANGE = regex.compile("[\u2e80-\U0010ffff]")
 IDEOGRAPH = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}\u3000-\u303f\uff00-\uffef]")
 
 
@@ -146,8 +147,15 @@ class VibeProfile(ChromeProfile):
     def rows(self, frame: Frame) -> list[str]:
         if not frame.alternate:
             return frame.lines
-        return [strip_scrollbar(_mark_ideograph_bold(t, frame.cells[y] if y < len(frame.cells) else None),
-                                frame.columns) for y, t in enumerate(frame.lines)]
+        memo = getattr(self, "_rows_memo", None)
+        if memo is not None and memo[0] is frame:
+            return memo[1]  # viewport, the stitcher and the input box all read the same frame
+        cells = frame.cells
+        # ideographs all sit at U+2E80 and above (box rules, bullets and the scrollbar below it)
+        rows = [strip_scrollbar(_mark_ideograph_bold(t, cells[y]) if not t.isascii() and WIDE_RANGE.search(t)
+                                and y < len(cells) else t, frame.columns) for y, t in enumerate(frame.lines)]
+        self._rows_memo = (frame, rows)
+        return rows
 
     def _input_top(self, lines: list[str]) -> int | None:
         """Row of the input box's top rule (the one naming the mode), if drawn."""
