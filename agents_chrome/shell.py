@@ -117,6 +117,8 @@ def shell_input(frame: Frame) -> tuple[str, str] | None:
     if frame.alternate:
         return None
     x, y = frame.cursor
+    if frame.reason == "accept":
+        return _accepted(frame)
     if y >= len(frame.lines):
         return None
     row = frame.lines[y]
@@ -136,6 +138,34 @@ def shell_input(frame: Frame) -> tuple[str, str] | None:
     return m.group("prompt"), m.group("typed").rstrip()
 
 
+def prompt_row(frame: Frame) -> int:
+    """The screen row of the prompt a frame waits at: the cursor's, or, as
+    the line editor accepts a line, the first row the line was drawn on."""
+    y = frame.cursor[1]
+    if frame.reason != "accept":
+        return y
+    wrapped = getattr(frame, "row_wrapped", None) or []
+    top = y - 1
+    while top > 0 and top - 1 < len(wrapped) and wrapped[top - 1]:
+        top -= 1
+    return top
+
+
+def _accepted(frame: Frame) -> tuple[str, str] | None:
+    """(prompt, command) of a frame taken as the line editor accepted a line:
+    the cursor is at the start of the row below it, the prompt row is the
+    first of the rows the command soft-wrapped over."""
+    x, y = frame.cursor
+    if x != 0 or y < 1 or y - 1 >= len(frame.lines):
+        return None
+    top = prompt_row(frame)
+    m = PROMPT.match(frame.lines[top])
+    if m is None:
+        return None
+    typed = m.group("typed") + "".join(frame.lines[top + 1:y])
+    return m.group("prompt"), typed.rstrip()
+
+
 def _absolute(frames: list[Frame]) -> list[int]:
     """Per frame: how many lines had scrolled into history by its end."""
     out, total = [], 0
@@ -152,7 +182,7 @@ def find_runs(frames: list[Frame], hist: list[int] | None = None) -> list[Run]:
         si = shell_input(f)
         if si is None:
             continue
-        row_abs = hist[k] + f.cursor[1]
+        row_abs = hist[k] + prompt_row(f)
         if runs and runs[-1].prompt_abs == row_abs:
             if si[0] == runs[-1].prompt:
                 runs[-1].command = si[1]
