@@ -259,9 +259,15 @@ def _submitted(frames: list[Frame], hist: list[int], run: Run) -> str | None:
                 last += 1
                 text += f.lines[last]
             if not y <= f.cursor[1] <= last:
-                # Enter was pressed: the rows joined may be output; keep what was typed
-                if best is None:
-                    best = f.lines[y][len(run.prompt):].strip()
+                # Enter (or Ctrl-C) was pressed: rows joined by width alone may be output;
+                # the rows the terminal wrapped are the line, kept when they extend what
+                # was seen typed (a `^C` echoed at its end)
+                j, line = y, f.lines[y][len(run.prompt):]
+                while _continues(f, j) and j + 1 < len(f.lines):
+                    j += 1
+                    line += f.lines[j]
+                if best is None or line.strip().startswith(best):
+                    best = line.strip()
                 break
             best = text.strip()
         if not y <= f.cursor[1] <= last:
