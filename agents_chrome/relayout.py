@@ -92,6 +92,11 @@ class LayoutStitcher:
         self._base: list[str] = []
         self._base_times: list[float] = []
         self._base_gaps: set[int] = set()
+        #: the last join and what it was made from (compared by identity: the
+        #: stitcher replaces, never edits, its lists), so reading `doc` then
+        #: `times` joins once
+        self._join_key: tuple[object, ...] = ()
+        self._join: tuple[list[str], list[float], set[int]] = ([], [], set())
 
     def add(self, view: Sequence[Row], time: float = 0.0, width: int = 0, **kw: object) -> None:
         if width and self._width and width != self._width and self._cur.doc:
@@ -140,14 +145,22 @@ class LayoutStitcher:
         gaps = set(old_gaps) | {len(old) + g for g in new_gaps} | {len(old)}
         return list(old) + list(new), list(old_times) + list(new_times), gaps
 
+    def _current(self) -> tuple[list[str], list[float], set[int]]:
+        cur = self._cur
+        key = (cur, cur.doc, cur.times, cur.gaps, self._base, self._base_times, self._base_gaps, self._tall)
+        old = self._join_key
+        if len(old) != len(key) or any(a is not b for a, b in zip(old, key)):
+            self._join, self._join_key = self._joined(), key
+        return self._join
+
     @property
     def doc(self) -> list[str]:
-        return self._joined()[0]
+        return list(self._current()[0])
 
     @property
     def times(self) -> list[float]:
-        return self._joined()[1]
+        return list(self._current()[1])
 
     @property
     def gaps(self) -> set[int]:
-        return self._joined()[2]
+        return set(self._current()[2])
