@@ -18,6 +18,7 @@ the width it was laid out at (`widths`).
 from __future__ import annotations
 
 import re
+from operator import index as _index
 from dataclasses import dataclass, field
 from pathlib import Path
 from collections.abc import Sequence
@@ -34,16 +35,12 @@ DEFAULT_GAP = 0.08  # seconds of recording time without output that make a quiet
 # (a frame is taken before it), the cursor shown again where input goes
 # after a render (a frame is taken after it), a full or scrollback clear
 # and a terminal reset (a mark is set after it: a reprint may follow).
-_HOME = r"\x1b\[(?:1?;?1?)?H"
-_SHOW = r"\x1b\[\?25h"
-_CLEAR = r"\x1b\[[23]J|\x1bc"
-# A line editor (bash/zsh readline) leaving bracketed-paste mode: the typed
-# line was accepted and is on screen, the cursor just below it (a frame is
-# taken before it: a shell prompt and its command, whatever the pauses).
-_ACCEPT = r"\x1b\[\?2004l"
-# An escape or CSI sequence left unfinished at the end of a write.
-_PARTIAL = re.compile(r"\x1b(?:\[[0-9;?]*)?\Z")
-_STATE_END = re.compile(f"(?P<home>{_HOME})|(?P<show>{_SHOW})|(?P<clear>{_CLEAR})|(?P<accept>{_ACCEPT})")
+# All open with ESC, written once in front so the regex engine skips to the
+# next ESC instead of trying each alternative at every character.
+_HOME = r"\[(?:1?;?1?)?H"
+_SHOW = r"\[\?25h"
+_CLEAR = r"\[[23]J|c"
+_STATE_END = re.compile(f"\x1b(?:(?P<home>{_HOME})|(?P<show>{_SHOW})|(?P<clear>{_CLEAR}))")
 
 
 class SpanCache:
@@ -89,8 +86,10 @@ class RowStyles(Sequence):
         return len(self._cells)
 
     def __getitem__(self, i):  # type: ignore[override]
-        if isinstance(i, slice):
-            return [self[j] for j in range(*i.indices(len(self._cells)))]
+        if i.__class__ is not int:
+            if isinstance(i, slice):
+                return [self[j] for j in range(*i.indices(len(self._cells)))]
+            i = _index(i)
         got = self._done[i]
         if got is None:
             c = self._cells[i]
@@ -98,8 +97,14 @@ class RowStyles(Sequence):
         return got
 
     def __iter__(self) -> Iterator[tuple[Span, ...]]:
-        for i in range(len(self._cells)):
-            yield self[i]
+        # rules walk every row's styles of every frame: no per-row __getitem__
+        done, cells, spans = self._done, self._cells, self._spans
+        for i in range(len(cells)):
+            got = done[i]
+            if got is None:
+                c = cells[i]
+                got = done[i] = spans(c) if c is not None else ()
+            yield got
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, (RowStyles, list, tuple)):
@@ -168,7 +173,6 @@ class FrameBuilder:
         self._last_lines: list[str] | None = None
         self._last_alt = False
         self._marks: list[tuple[int, str]] = []  # (history_total, reason)
-        self._carry = ""  # an unfinished control sequence that ended the last output event
 
     def _on_boundary(self, reason: str) -> None:
         if self.screen.synchronized:
@@ -189,10 +193,13 @@ class FrameBuilder:
         return [s.columns] * n, [False] * n
 
     def _row_wrapped(self) -> list[bool]:
-        layout = getattr(self.screen, "row_layout", None)
-        if layout is None or self.screen.alternate:
+        s = self.screen
+        if s.alternate or getattr(s, "row_layout", None) is None:
             return []
-        return [bool(r.wrapped) for r in layout()]
+        # `row_layout()`'s wrap flags (each row's `Row.wrapped`), read without
+        # building a layout record per row: this runs for every main-screen frame
+        get = s.buffer.get
+        return [False if (row := get(y)) is None else bool(row.wrapped) for y in range(s.lines)]
 
     def take(self, reason: str, force: bool = False) -> None:
         s = self.screen
@@ -233,7 +240,6 @@ class FrameBuilder:
         elif code == "r":
             size = parse_size(data)
             if size:
-                self._flush_carry()
                 self.screen.resize(lines=size[1], columns=size[0])
                 self._mark("resize")
                 self._dirty = True
@@ -265,14 +271,6 @@ class FrameBuilder:
         only gives no early frame.
         """
         feed = self._feed_bounded
-        if self._carry:
-            data, self._carry = self._carry + data, ""
-        cut = _PARTIAL.search(data, max(0, len(data) - 16))
-        if cut is not None:
-            # a control sequence cut by the event's end: held back and fed
-            # with the next event, so one cut anywhere still marks the state
-            # end it would have marked whole (it draws nothing until complete)
-            data, self._carry = data[:cut.start()], data[cut.start():]
         pos = 0
         for m in _STATE_END.finditer(data):
             if m.group("home"):
@@ -281,12 +279,6 @@ class FrameBuilder:
                     pos = m.start()
                 if self._dirty and not self.screen.synchronized:
                     self.take("home")
-            elif m.group("accept"):
-                if m.start() > pos:
-                    feed(data[pos:m.start()])
-                    pos = m.start()
-                if not self.screen.synchronized and not self.screen.alternate:
-                    self.take("accept")
             elif m.group("show"):
                 feed(data[pos:m.end()])
                 pos = m.end()
@@ -300,13 +292,7 @@ class FrameBuilder:
         if pos < len(data):
             feed(data[pos:])
 
-    def _flush_carry(self) -> None:
-        if self._carry:
-            data, self._carry = self._carry, ""
-            self._feed_bounded(data)
-
     def finish(self) -> list[Frame]:
-        self._flush_carry()
         self.take("end", force=True)
         return self.drain()
 
