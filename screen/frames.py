@@ -40,7 +40,13 @@ DEFAULT_GAP = 0.08  # seconds of recording time without output that make a quiet
 _HOME = r"\[(?:1?;?1?)?H"
 _SHOW = r"\[\?25h"
 _CLEAR = r"\[[23]J|c"
-_STATE_END = re.compile(f"\x1b(?:(?P<home>{_HOME})|(?P<show>{_SHOW})|(?P<clear>{_CLEAR}))")
+# A line editor (bash/zsh readline) leaving bracketed-paste mode: the typed
+# line was accepted and is on screen, the cursor just below it (a frame is
+# taken before it: a shell prompt and its command, whatever the pauses).
+_ACCEPT = r"\[\?2004l"
+# An escape or CSI sequence left unfinished at the end of a write.
+_PARTIAL = re.compile(r"\x1b(?:\[[0-9;?]*)?\Z")
+_STATE_END = re.compile(f"\x1b(?:(?P<home>{_HOME})|(?P<show>{_SHOW})|(?P<clear>{_CLEAR})|(?P<accept>{_ACCEPT}))")
 
 
 class SpanCache:
@@ -119,7 +125,7 @@ class RowStyles(Sequence):
 class Frame:
     index: int
     time: float
-    reason: str  # quiet | sync | clear | alt-enter | alt-leave | resize | end
+    reason: str  # quiet | sync | clear | alt-enter | alt-leave | resize | accept | end
     columns: int
     rows: int
     lines: list[str]  # visible rows, trailing blanks trimmed
@@ -173,6 +179,7 @@ class FrameBuilder:
         self._last_lines: list[str] | None = None
         self._last_alt = False
         self._marks: list[tuple[int, str]] = []  # (history_total, reason)
+        self._carry = ""  # an unfinished control sequence that ended the last output event
 
     def _on_boundary(self, reason: str) -> None:
         if self.screen.synchronized:
@@ -240,6 +247,7 @@ class FrameBuilder:
         elif code == "r":
             size = parse_size(data)
             if size:
+                self._flush_carry()
                 self.screen.resize(lines=size[1], columns=size[0])
                 self._mark("resize")
                 self._dirty = True
@@ -271,6 +279,14 @@ class FrameBuilder:
         only gives no early frame.
         """
         feed = self._feed_bounded
+        if self._carry:
+            data, self._carry = self._carry + data, ""
+        cut = _PARTIAL.search(data, max(0, len(data) - 16))
+        if cut is not None:
+            # a control sequence cut by the event's end: held back and fed
+            # with the next event, so one cut anywhere still marks the state
+            # end it would have marked whole (it draws nothing until complete)
+            data, self._carry = data[:cut.start()], data[cut.start():]
         pos = 0
         for m in _STATE_END.finditer(data):
             if m.group("home"):
@@ -279,6 +295,12 @@ class FrameBuilder:
                     pos = m.start()
                 if self._dirty and not self.screen.synchronized:
                     self.take("home")
+            elif m.group("accept"):
+                if m.start() > pos:
+                    feed(data[pos:m.start()])
+                    pos = m.start()
+                if not self.screen.synchronized and not self.screen.alternate:
+                    self.take("accept")
             elif m.group("show"):
                 feed(data[pos:m.end()])
                 pos = m.end()
@@ -292,7 +314,13 @@ class FrameBuilder:
         if pos < len(data):
             feed(data[pos:])
 
+    def _flush_carry(self) -> None:
+        if self._carry:
+            data, self._carry = self._carry, ""
+            self._feed_bounded(data)
+
     def finish(self) -> list[Frame]:
+        self._flush_carry()
         self.take("end", force=True)
         return self.drain()
 
