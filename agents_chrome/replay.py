@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import hashlib
 from datetime import datetime, timezone
+from itertools import chain, islice
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from agents_chrome import registry, shell
 from agents_chrome.rules import Labeled
@@ -63,6 +64,32 @@ def reconstruct(frames: list[Frame], header: CastHeader, agent: str | None = Non
     return name, turns, labeled
 
 
+def _reconstruct_stream(stream: Iterator[Frame], header: CastHeader, agent: str | None
+                        ) -> tuple[str, list[Turn], list[Labeled], float]:
+    """`reconstruct` of a recording that is not a shell session, reading its
+    frames as they are made: a profile reads them once, in order, so a long
+    recording's frames are never all held at once (a 100 MB recording has
+    tens of thousands). Also returns the last frame's time."""
+    name = registry.canonical(agent) if agent else None
+    early: list[Frame] = []
+    if name is None:
+        early = list(islice(stream, DETECT_FRAMES))
+        name = registry.detect(header, [f.text() for f in early])
+    source = chain(early, stream)
+    del early
+    last: list[float] = [0.0]
+
+    def frames() -> Iterator[Frame]:
+        for f in source:
+            last[0] = f.time
+            yield f
+
+    turns, labeled = registry.load(name).reconstruct(frames(), header)
+    for _ in frames():  # frames a profile left unread still end the recording
+        pass
+    return name, turns, labeled, last[0]
+
+
 def replay(path: str | Path, agent: str | None = None, gap: float = DEFAULT_GAP,
            size: tuple[int, int] | None = None, timing: str | Path | None = None
            ) -> tuple[dict[str, Any], list[Turn], list[Labeled]]:
@@ -76,10 +103,15 @@ def replay(path: str | Path, agent: str | None = None, gap: float = DEFAULT_GAP,
     """
     with open_recording(path, size=size, timing=timing) as reader:
         header = reader.header
-        frames: list[Frame] = list(iter_frames(reader, gap=gap))  # type: ignore[arg-type]
-    name, turns, labeled = reconstruct(frames, header, agent)
+        stream: Iterator[Frame] = iter_frames(reader, gap=gap)  # type: ignore[arg-type]
+        if shell.is_shell_command(header.command):
+            # a shell session is cut into runs by looking back and forth
+            frames: list[Frame] = list(stream)
+            name, turns, labeled = reconstruct(frames, header, agent)
+            end_t = frames[-1].time if frames else 0.0
+        else:
+            name, turns, labeled, end_t = _reconstruct_stream(stream, header, agent)
     start = header.timestamp
-    end_t = frames[-1].time if frames else 0.0
     for t in turns:
         if t.ts is None and start is not None and t.time is not None:
             t.ts = iso_time(float(start) + t.time)
