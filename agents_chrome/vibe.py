@@ -188,7 +188,7 @@ class VibeProfile(ChromeProfile):
         # the spinner row
         while end > 0 and (not lines[end - 1].strip() or SPINNER.match(lines[end - 1])):
             end -= 1
-        self._note_tools(lines[:end], frame.time)
+        self._note_tools(lines[:end], frame.index)
         return (0, end)
 
     def main_viewport(self, frame: Frame) -> tuple[int, int] | None:
@@ -202,8 +202,12 @@ class VibeProfile(ChromeProfile):
         another; each width is stitched by rows and the widths are joined
         by words (the only thing two layouts share).
         """
+        # Which tool lines belong to which turn is told by frame order, never
+        # by recording time: the same bytes written faster have the same
+        # order and no usable times (tests/test_timing.py).
+        self._order: dict[int, int] = {}  # id(TLine) -> frame index it was first seen in
         # individual tool lines as they were first shown (before folding into a summary)
-        self._tools_seen: list[tuple[float, str, str]] = []
+        self._tools_seen: list[tuple[int, str, str]] = []
         self._tools_set: set[tuple[str, str]] = set()
         self._dialogs = []
         self._widths: list[tuple[float, int]] = []
@@ -211,11 +215,12 @@ class VibeProfile(ChromeProfile):
         held: str | None = None
         pending: tuple[float, str] | None = None
         out: list[TLine] = []
+        times: dict[int, float] = {}
         block = 0
         st: LayoutStitcher | None = None
         for f in frames:
             if not self._widths or self._widths[-1][1] != f.columns:
-                self._widths.append((f.time, f.columns))
+                self._widths.append((f.index, f.columns))
             if f.alternate:
                 typed = self._input_text(f)
                 if held and typed == "":
@@ -233,12 +238,13 @@ class VibeProfile(ChromeProfile):
                     st = LayoutStitcher(first_drawn=True, reach="view")
                 vp = self.viewport(f)
                 if vp is not None:
-                    st.add(self.rows(f)[vp[0]:vp[1]], f.time, width=f.columns)
+                    times[f.index] = f.time
+                    st.add(self.rows(f)[vp[0]:vp[1]], f.index, width=f.columns)
             elif st is not None:
-                out.extend(self._stitched(st, block))
+                out.extend(self._stitched(st, block, times))
                 st = None
         if st is not None:
-            out.extend(self._stitched(st, block))
+            out.extend(self._stitched(st, block, times))
         return out
 
     def _input_text(self, frame: Frame) -> str | None:
@@ -261,18 +267,27 @@ class VibeProfile(ChromeProfile):
             rows.pop()
         return _join_prompt_rows(rows, frame.columns - 1) if rows else ""
 
-    @staticmethod
-    def _stitched(st: LayoutStitcher, block: int) -> list[TLine]:
-        return [TLine(t, tm, "alt", block) for t, tm in zip(st.doc, st.times)]
+    def _stitched(self, st: LayoutStitcher, block: int, times: dict[int, float]) -> list[TLine]:
+        """The stitched rows, each with the time of the frame it was first seen in
+        (the stitcher was given frame indices) and that index kept aside."""
+        out = []
+        for t, k in zip(st.doc, st.times):
+            line = TLine(t, times.get(int(k), 0.0), "alt", block)
+            self._order[id(line)] = int(k)
+            out.append(line)
+        return out
 
-    def _width_at(self, time: float) -> int:
+    def _seq(self, line: TLine) -> int:
+        return self._order.get(id(line), -1)
+
+    def _width_at(self, time: int) -> int:
         width = 80
         for t, w in getattr(self, "_widths", []):
             if t <= time + 1e-6 or width == 80:
                 width = w
         return width
 
-    def _note_tools(self, rows: list[str], time: float) -> None:
+    def _note_tools(self, rows: list[str], time: int) -> None:
         for r in rows:
             m = TOOL_LINE.match(r)
             if not m or m.group("icon") == "□" or SUMMARY.match(m.group("arg").strip()) or THOUGHT.match(r):
@@ -322,13 +337,13 @@ class VibeProfile(ChromeProfile):
 
     def make_turn(self, kind: str, text: str, members: list[Labeled]) -> Turn | list[Turn] | None:
         if kind == "user":
-            self._turn_start = members[0].line.time
+            self._turn_start = self._seq(members[0].line)
             # prompt rows: the marker row, then rows indented under it
             rows = [members[0].body] + [m.line.text for m in members[1:]]
             rows = [r[2:] if r.startswith("  ") else r for r in rows]
             while rows and not rows[-1].strip():
                 rows.pop()
-            width = self._width_at(members[0].line.time) - 1  # the scrollbar column
+            width = self._width_at(self._seq(members[0].line)) - 1  # the scrollbar column
             return Turn("user", _join_prompt_rows(rows, width))
         if kind == "tool_call":
             m = TOOL_LINE.match(members[0].line.text)
@@ -339,7 +354,7 @@ class VibeProfile(ChromeProfile):
             name = VERB_TOOL.get(verb, verb.lower())
             s = SUMMARY.match(arg)
             if s:
-                return self._expand_summary(verb, name, int(s.group("n")), members[0].line.time)
+                return self._expand_summary(verb, name, int(s.group("n")), self._seq(members[0].line))
             return Turn("tool_call", arg, name=name, extra={"verb": verb})
         if kind == "system":
             rows = [regex.sub(r"^\s*[⎡⎢⎣] ?", "", m.line.text) for m in members]
@@ -387,7 +402,7 @@ class VibeProfile(ChromeProfile):
                 out.append(t)
         return out
 
-    def _expand_summary(self, verb: str, name: str, n: int, time: float) -> list[Turn]:
+    def _expand_summary(self, verb: str, name: str, n: int, time: int) -> list[Turn]:
         seen = getattr(self, "_tools_seen", [])
         used = getattr(self, "_tools_used", set())
         # only calls shown since this turn's prompt: a call run and folded before it was ever drawn

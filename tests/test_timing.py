@@ -35,6 +35,8 @@ CASES += sorted(p.parent for p in RECORDINGS.glob("*/*h1-resize-*/session.cast")
 # A shell around the agent: prompts and commands are found where the line
 # editor accepts a line (bracketed paste switched off), not after pauses.
 CASES += [RECORDINGS / "codex" / "sh-short-chat-80x24", RECORDINGS / "gemini" / "sh-gem-shell-around-100x30"]
+# Full-screen Textual (Vibe): which folded tool calls belong to a turn is told by frame order.
+CASES += [RECORDINGS / "vibe" / "r3-vibe-long-a-100x30"]
 
 
 def retime(src: Path, dst: Path, seed: int, max_pause: float, split: float, merge: float) -> None:
