@@ -212,7 +212,8 @@ def _mark_heads(frames: list[Frame], hist: list[int], runs: list[Run]) -> None:
     """Find a two-line prompt's first row (`dev@box ~/p (main)` above `❯ `).
 
     Structure: the row right above the input row starts with the same word at
-    (nearly) every prompt of the recording, and is no earlier prompt's row.
+    (nearly) every prompt of the recording, the first one included, and is no
+    earlier prompt's row.
     Command output above a prompt differs from command to command; a PS1's
     first line repeats (user, host, directory). Without it, that row would sit
     in the agent's stretch after it exits and join its last turn."""
@@ -234,6 +235,10 @@ def _mark_heads(frames: list[Frame], hist: list[int], runs: list[Run]) -> None:
         return
     word, n = max(words.items(), key=lambda kv: kv[1])
     if n < 2 or 3 * n < 2 * len(prompted):
+        return
+    # the first prompt shows it too: above it nothing but the shell has drawn yet (a
+    # one-line prompt on a fresh screen sits on the top row, with nothing above)
+    if not above or above[0][0] is not prompted[0] or above[0][1].split()[0] != word:
         return
     for r, t in above:
         if t.split()[0] == word:

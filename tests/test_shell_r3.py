@@ -18,7 +18,7 @@ import pytest
 
 from agents_chrome import registry, shell
 from screen.cast import CastReader
-from screen.frames import iter_frames
+from screen.frames import FrameBuilder, iter_frames
 from tests.conftest import RECORDINGS, cli, strip_inputs
 
 # the r3 shell cases: their meta.json says how the prompt renders (`prompt_rendered`)
@@ -156,3 +156,29 @@ def test_ctrl_c_and_clear_and_lookalike_output_are_shell_turns():
     # printf output that looks like prompts is that command's output, not new runs
     printed = next(t for t in texts if "printf" in t)
     assert printed.split("\n")[2:] == ["ops@gw:/srv$", "root@gw:~#"]
+
+
+def _runs_of(data: list[str], cols: int = 50, rows: int = 12):
+    fb = FrameBuilder(cols, rows)
+    frames = []
+    for t, chunk in enumerate(data):
+        frames += fb.feed_event(float(t), "o", chunk)
+    frames += fb.finish()
+    return shell.find_runs(frames)
+
+
+def test_repeated_output_above_prompts_is_no_prompt_head():
+    """`echo hi` three times puts `hi` above most prompts; the first prompt, on the top
+    row of a fresh screen, has nothing above it: a one-line prompt, no head."""
+    runs = _runs_of(["u@h:~$ ", "echo hi", "\r\nhi\r\nu@h:~$ ", "echo hi", "\r\nhi\r\nu@h:~$ ",
+                     "echo hi", "\r\nhi\r\nu@h:~$ "])
+    assert [r.command for r in runs] == ["echo hi"] * 3 + [""]
+    assert all(r.head == [] for r in runs)
+
+
+def test_two_line_prompt_head_on_a_fresh_screen():
+    ps1 = "\x1b[32mme@box\x1b[0m ~/w\r\n\x1b[35m❯\x1b[0m "
+    runs = _runs_of([ps1, "ls", "\r\na  b\r\n" + ps1, "cd w", "\r\n" + ps1, "pwd", "\r\n/w\r\n" + ps1])
+    assert [r.prompt for r in runs] == ["❯ "] * 4
+    assert [r.command for r in runs] == ["ls", "cd w", "pwd", ""]
+    assert all(r.head == ["me@box ~/w"] for r in runs)
