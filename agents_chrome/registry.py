@@ -70,11 +70,62 @@ def command_words(command: str) -> list[str]:
         return command.split()
 
 
+#: interactive shells: a recording of one may run agents inside it
+SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "mksh", "fish", "tcsh", "csh", "ash", "busybox"})
+#: words that run the next word: `npx codex`, `sudo -E claude`, `env X=1 gemini`, `exec zsh`
+WRAPPERS = frozenset({"sudo", "env", "npx", "bunx", "pnpx", "exec", "time", "nohup", "command", "node",
+                      "nice", "uvx", "pipx", "doas", "timeout", "stdbuf", "caffeinate"})
+#: a wrapper's options that take the next word as their value (`env -u NAME`, `sudo -u dev`)
+ARG_OPTIONS = {"env": {"-u", "--unset", "-C", "--chdir"}, "sudo": {"-u", "-g", "-C", "-D", "-p", "-h", "-U", "-r", "-t"},
+               "doas": {"-u", "-C"}, "nice": {"-n", "--adjustment"}, "timeout": {"-s", "--signal", "-k", "--kill-after"},
+               "npx": {"-p", "--package"}, "stdbuf": {"-i", "-o", "-e"}}
+#: package runners whose subcommand runs the next word: `pnpm dlx codex`, `uv tool run vibe`
+RUNNERS = {"npm": {"exec", "x"}, "pnpm": {"dlx", "exec"}, "yarn": {"dlx", "exec"}, "bun": {"x"},
+           "uv": {"run", "tool"}, "pipx": {"run"}, "poetry": {"run"}}
+DURATION = regex.compile(r"^\d+(?:\.\d+)?[smhd]?$")
+
+
+def executable(words: list[str]) -> str | None:
+    """The word a command line runs: after `VAR=value` settings, wrappers
+    (`exec`, `sudo -u dev`, `env -u X`, `timeout 60`, `npx`, `pnpm dlx`...) and
+    their options."""
+    wrapper: str | None = None
+    i = 0
+    while i < len(words):
+        w = words[i]
+        i += 1
+        if "=" in w.split("/")[0]:
+            continue
+        if w.startswith("-") and w.lstrip("-") not in SHELLS:
+            if wrapper and w in ARG_OPTIONS.get(wrapper, ()):
+                i += 1  # the option's value
+            continue
+        base = os.path.basename(w)
+        if wrapper == "timeout" and DURATION.match(w):
+            continue
+        if wrapper in RUNNERS and w in RUNNERS[wrapper]:  # type: ignore[operator]
+            continue
+        if base in WRAPPERS or base in RUNNERS:
+            wrapper = base
+            continue
+        return w
+    return None
+
+
 def from_command(command: str | None) -> str | None:
-    """Agent launched by a command line, by its executable's name."""
+    """Agent launched by a command line, by its executable's name: the word it
+    runs after settings and wrappers (`env -u X codex`, `timeout 60 claude`),
+    else any of its first three words (a header written by another tool)."""
     if not command:
         return None
-    for word in command_words(command)[:3]:
+    words = command_words(command)
+    exe = executable(words)
+    if exe:
+        base = os.path.basename(exe)
+        for p in profiles():
+            if base in p.commands:
+                return p.name
+    for word in words[:3]:
         base = os.path.basename(word)
         for p in profiles():
             if base in p.commands:

@@ -50,19 +50,8 @@ from screen.frames import Frame
 PROMPT = regex.compile(r"^(?P<prompt>(?:\S[^\n]{0,120}?)?[$#%❯] |\S[^\n]{0,120}?\S> )(?P<typed>.*)$")
 #: a row that is a horizontal rule: agents draw their input row between two of them
 RULE = regex.compile(r"^\s*[─━═╌╍┄┅┈┉\-_]{10,}\s*$")
-SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "mksh", "fish", "tcsh", "csh", "ash", "busybox"})
+SHELLS = registry.SHELLS
 DETECT_FRAMES = 60  # frames of a run looked at for an agent's signature
-#: words that run the next word: `npx codex`, `sudo -E claude`, `env X=1 gemini`, `exec zsh`
-WRAPPERS = frozenset({"sudo", "env", "npx", "bunx", "pnpx", "exec", "time", "nohup", "command", "node",
-                      "nice", "uvx", "pipx", "doas", "timeout", "stdbuf", "caffeinate"})
-#: a wrapper's options that take the next word as their value (`env -u NAME`, `sudo -u dev`)
-ARG_OPTIONS = {"env": {"-u", "--unset", "-C", "--chdir"}, "sudo": {"-u", "-g", "-C", "-D", "-p", "-h", "-U", "-r", "-t"},
-               "doas": {"-u", "-C"}, "nice": {"-n", "--adjustment"}, "timeout": {"-s", "--signal", "-k", "--kill-after"},
-               "npx": {"-p", "--package"}, "stdbuf": {"-i", "-o", "-e"}}
-#: package runners whose subcommand runs the next word: `pnpm dlx codex`, `uv tool run vibe`
-RUNNERS = {"npm": {"exec", "x"}, "pnpm": {"dlx", "exec"}, "yarn": {"dlx", "exec"}, "bun": {"x"},
-           "uv": {"run", "tool"}, "pipx": {"run"}, "poetry": {"run"}}
-DURATION = regex.compile(r"^\d+(?:\.\d+)?[smhd]?$")
 
 
 @dataclass
@@ -86,30 +75,8 @@ def is_shell_command(command: str | None) -> bool:
 
 
 def _executable(words: list[str]) -> str | None:
-    """The word a command line runs: after `VAR=value` settings, wrappers
-    (`exec`, `sudo -u dev`, `env -u X`, `timeout 60`, `npx`, `pnpm dlx`...) and
-    their options."""
-    wrapper: str | None = None
-    i = 0
-    while i < len(words):
-        w = words[i]
-        i += 1
-        if "=" in w.split("/")[0]:
-            continue
-        if w.startswith("-") and w.lstrip("-") not in SHELLS:
-            if wrapper and w in ARG_OPTIONS.get(wrapper, ()):
-                i += 1  # the option's value
-            continue
-        base = os.path.basename(w)
-        if wrapper == "timeout" and DURATION.match(w):
-            continue
-        if wrapper in RUNNERS and w in RUNNERS[wrapper]:  # type: ignore[operator]
-            continue
-        if base in WRAPPERS or base in RUNNERS:
-            wrapper = base
-            continue
-        return w
-    return None
+    """The word a command line runs (see `registry.executable`)."""
+    return registry.executable(words)
 
 
 def shell_input(frame: Frame) -> tuple[str, str] | None:

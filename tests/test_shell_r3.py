@@ -182,3 +182,13 @@ def test_two_line_prompt_head_on_a_fresh_screen():
     assert [r.prompt for r in runs] == ["❯ "] * 4
     assert [r.command for r in runs] == ["ls", "cd w", "pwd", ""]
     assert all(r.head == ["me@box ~/w"] for r in runs)
+
+
+@pytest.mark.parametrize("header,want", [
+    ("env -u HTTPS_PROXY codex", "codex"), ("timeout 3600 claude --resume", "claude-code"),
+    ("sudo -u dev gemini", "gemini"), ("codex --no-alt-screen", "codex"), ("bash --norc", None),
+    ("/usr/bin/env ZDOTDIR=/x/codex/zdot /usr/bin/zsh -d -i", None),
+])
+def test_a_recordings_command_names_its_agent_through_wrappers(header, want):
+    """`capsule-capture record -- env -u X codex`: the header's agent is the word it runs."""
+    assert registry.from_command(header) == want
