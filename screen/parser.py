@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from pyte import graphics, modes
+from pyte import charsets, graphics, modes
 from pyte.screens import Char
 
 _TEXT_CLASS = r"[^\x00-\x1f\x7f-\x9f]"  # printable: not C0, DEL or C1
@@ -64,6 +64,9 @@ _MAX_PENDING = 1 << 16
 _SGR_CACHE_MAX = 8192
 _SGR_KEY_MAX = 256  # longer SGR runs are applied, not cached
 _CUP_CACHE_MAX = 8192
+_PEN_SGR_MAX = 1024  # SGR steps remembered per pen (gradients make many)
+_SGR_STEPS_MAX = 1 << 16  # ... and by all pens
+_RUN_MIN = 4  # texts this long are merged as a run (see `VirtualScreen.new_run`)
 # Group numbers of each token's parts, looked up once.
 _TEXT, _CUP, _SGR, _EL = _G["text"], _G["cup"], _G["sgr"], _G["el"]
 _CUP_AT, _CUP_RUN, _CUP_TEXT = _G["cup"] + 1, _G["cup"] + 2, _G["cup"] + 3
@@ -104,6 +107,8 @@ _CONTROLS: dict[str, str] = {
 _DECTCEM = modes.DECTCEM
 _DECOM = modes.DECOM  # origin mode: CUP is relative to the scroll margins
 _LNM = modes.LNM  # newline mode: LF also returns the carriage
+_IRM = modes.IRM  # insert mode: drawing shifts the row
+_LAT1 = charsets.LAT1_MAP
 
 
 def _sgr_params(raw: str) -> list[int]:
@@ -162,6 +167,11 @@ for _code, _name in graphics.BG_AIXTERM.items():
 _COLOR_256 = graphics.FG_BG_256
 
 
+# One truecolour foreground or background and nothing else (`ESC[38;2;R;G;Bm`),
+# what gradients send for nearly every cell: read without the general loop.
+_SGR_RGB = re.compile(r"(?:\x1b\[)?([34])8;2;([0-9]{1,3});([0-9]{1,3});([0-9]{1,3})m")
+
+
 def compile_sgr(run: str) -> tuple[bool, tuple[tuple[int, Any], ...]]:
     """What a run of SGR sequences does to any attributes: whether it resets
     them first, and the fields it then sets (last one wins).
@@ -172,6 +182,17 @@ def compile_sgr(run: str) -> tuple[bool, tuple[tuple[int, Any], ...]]:
     then cost a tuple, not pyte's parsing. Follows pyte's reading exactly,
     down to its quirks: `38;5;N` past 255 and cut-short colours set nothing.
     """
+    rgb = _SGR_RGB.fullmatch(run)
+    if rgb is not None:
+        which, r, g, b = rgb.groups()
+        rgb_ = int(r), int(g), int(b)
+        if 58 not in rgb_:  # `_sgr_params` reads a 58 anywhere as the underline colour
+            return False, ((1 if which == "3" else 2, "{0:02x}{1:02x}{2:02x}".format(*rgb_)),)
+    return compile_sgr_params(run)
+
+
+def compile_sgr_params(run: str) -> tuple[bool, tuple[tuple[int, Any], ...]]:
+    """`compile_sgr` the general way, parameter by parameter."""
     reset = False
     fields: dict[int, Any] = {}
     for params in _SGR_ONE.findall(run):
@@ -225,8 +246,8 @@ class Parser:
         self.screen = screen
         self._pending = ""
         self._bound: dict[str, Callable[..., Any]] = {}
-        self._sgr_cache: dict[tuple[Any, str], Any] = {}
         self._sgr_runs: dict[str, tuple[bool, tuple[tuple[int, Any], ...]]] = {}
+        self._sgr_steps = 0  # SGR steps remembered on pens since they were last cleared
         self._cup_cache: dict[str, tuple[int, int]] = {}
         for table in (_CSI_METHODS, _ESC_METHODS, _CONTROLS):
             for name in table.values():
@@ -242,64 +263,60 @@ class Parser:
                          ("esc", self._on_esc), ("tail", self._on_tail)):
             handlers[_G[name]] = fn
         self._handlers = handlers
+        # What `feed` uses, bound once (a feed per output event adds up).
+        self._hot = (self._draw, self._move, screen.erase_in_line, screen.index, screen.cursor_up,
+                     screen.cursor_down, handlers, self._cup_cache, self._sgr_step, screen.pen_for,
+                     screen.new_run, screen.narrow_known.get, screen.all_narrow, screen.unsplit_wide,
+                     screen._draw_mixed)
 
     def feed(self, data: str) -> None:
         if self._pending:
             data = self._pending + data
             self._pending = ""
         screen = self.screen
-        draw = self._draw
-        move = self._move
-        erase_line = screen.erase_in_line
-        index, up, down = screen.index, screen.cursor_up, screen.cursor_down
-        handlers = self._handlers
-        cup_cache = self._cup_cache
-        sgr_cache = self._sgr_cache
-        # The four tokens that make up nearly all TUI output (move-colour-write,
-        # colour-write, erase to end of line, bare text) are handled here, the
-        # rest through the handler table.
+        (draw, move, erase_line, index, up, down, handlers, cup_cache, sgr_step, pen_for, new_run,
+         narrow_known, all_narrow, unsplit_wide, draw_mixed) = self._hot
+        # What only the handler-table tokens can change is read once here
+        # and again after each of them: the hot tokens below move the
+        # cursor, set colours and draw, and never replace these objects.
+        cursor, buffer, dirty_add = screen.cursor, screen.buffer, screen.dirty.add
+        cols, lines, mode, margins = screen.columns, screen.lines, screen.mode, screen.margins
+        plain = not screen.charset and screen.g0_charset is _LAT1 and _IRM not in mode
+        pen = screen._pen  # the pen drawn with last
+        last = ""  # the text drawn last here, for REP (`_last_char`), set lazily
+        # The tokens that make up nearly all TUI output (move-colour-write,
+        # colour-write, erase to end of line, line breaks, bare text) are
+        # handled here, the rest through the handler table. Text that fits
+        # on the row in one-cell characters is written here too: this is
+        # `VirtualScreen.draw`'s common case without the call.
         for m in _SCAN.finditer(data):
             i = m.lastindex
             if i == _CUP:
                 where, run, text = m.group(_CUP_AT, _CUP_RUN, _CUP_TEXT)
-                if _DECOM in screen.mode:
+                if _DECOM in mode:
                     move(*self._cup_numbers(where))  # relative to the margins
                 else:
-                    screen.cursor.y, screen.cursor.x = cup_cache.get(where) or self._cup_position(where)
+                    cursor.y, cursor.x = cup_cache.get(where) or self._cup_position(where)
                 if run:
-                    cursor = screen.cursor
-                    cursor.attrs = sgr_cache.get((cursor.attrs, run)) or self._sgr_run(run)
-                if text:
-                    draw(text)
+                    if pen.attrs is not cursor.attrs:
+                        pen = pen_for(cursor.attrs)
+                    pen = pen.sgr.get(run) or sgr_step(pen, run)
+                    cursor.attrs = pen.attrs
+                if not text:
+                    continue
             elif i == _SGR:
                 run, text = m.group(_SGR_RUN_G, _SGR_TEXT)
-                cursor = screen.cursor
-                cursor.attrs = sgr_cache.get((cursor.attrs, run)) or self._sgr_run(run)
-                if text:
-                    draw(text)
-            elif i == _TEXT:
-                draw(m.group())
-            elif i == _NL:
-                brk, text = m.group(_NL_BRK, _NL_TEXT)
-                if brk == "\r":
-                    screen.cursor.x = 0
-                else:
-                    if brk == "\r\n":
-                        screen.cursor.x = 0
-                    index()
-                    if _LNM in screen.mode:
-                        screen.cursor.x = 0
-                if text:
-                    draw(text)
-            elif i == _EL:
-                erase_line(_EL_HOW[m.group(_EL_ARG)])
+                if pen.attrs is not cursor.attrs:
+                    pen = pen_for(cursor.attrs)
+                pen = pen.sgr.get(run) or sgr_step(pen, run)
+                cursor.attrs = pen.attrs
+                if not text:
+                    continue
             elif i == _MV:
                 num, final, run, text = m.group(_MV_N, _MV_F, _MV_RUN, _MV_TEXT)
                 n = int(num) if num else 1
                 if n == 0:
                     n = 1
-                cursor = screen.cursor
-                cols = screen.columns
                 # As pyte's cursor_* methods (A and B stop at the margins).
                 if final == "G":
                     cursor.x = n - 1 if n <= cols else cols - 1
@@ -309,28 +326,100 @@ class Parser:
                 elif final == "D":
                     x = cursor.x - n - (cursor.x == cols)
                     cursor.x = x if x > 0 else 0
-                elif screen.margins is None:
+                elif margins is None:
                     y = cursor.y - n if final == "A" else cursor.y + n
                     cursor.y = y if y > 0 else 0
-                    if cursor.y >= screen.lines:
-                        cursor.y = screen.lines - 1
+                    if cursor.y >= lines:
+                        cursor.y = lines - 1
                 elif final == "A":
                     up(n)
                 else:
                     down(n)
                 if run:
-                    cursor.attrs = sgr_cache.get((cursor.attrs, run)) or self._sgr_run(run)
-                if text:
-                    draw(text)
+                    if pen.attrs is not cursor.attrs:
+                        pen = pen_for(cursor.attrs)
+                    pen = pen.sgr.get(run) or sgr_step(pen, run)
+                    cursor.attrs = pen.attrs
+                if not text:
+                    continue
+            elif i == _TEXT:
+                text = m.group()
+            elif i == _NL:
+                brk, text = m.group(_NL_BRK, _NL_TEXT)
+                if brk == "\r":
+                    cursor.x = 0
+                else:
+                    if brk == "\r\n":
+                        cursor.x = 0
+                    index()
+                    if _LNM in mode:
+                        cursor.x = 0
+                if not text:
+                    continue
+            elif i == _EL:
+                erase_line(_EL_HOW[m.group(_EL_ARG)])
+                continue
             else:
+                if last:
+                    screen._last_char = last[-1]
+                    last = ""
+                screen._pen = pen
                 handlers[i](m)  # type: ignore[index]
+                pen = screen._pen
+                cursor, buffer, dirty_add = screen.cursor, screen.buffer, screen.dirty.add
+                cols, lines, mode, margins = screen.columns, screen.lines, screen.mode, screen.margins
+                plain = not screen.charset and screen.g0_charset is _LAT1 and _IRM not in mode
+                continue
+            # Draw `text`.
+            x = cursor.x
+            end = x + len(text)
+            if end > cols or not plain:
+                draw(text)  # wraps, charsets, insert mode
+                last = ""  # `draw` kept its own
+                continue
+            if pen.attrs is not cursor.attrs:
+                pen = pen_for(cursor.attrs)
+                cursor.attrs = pen.attrs
+            if not text.isascii():
+                narrow = narrow_known(text)
+                if narrow is None:
+                    narrow = all_narrow(text)
+                if not narrow:
+                    # Wide or zero-width characters that fit: what `draw` does with them.
+                    screen._pen = pen
+                    draw_mixed(text)
+                    last = text
+                    continue
+            y = cursor.y
+            line = buffer[y]
+            if line.wide:
+                unsplit_wide(line, x, end)
+            if end - x >= _RUN_MIN:
+                # A run drawn before at this column (TUIs redraw the same
+                # words in the same places) is merged as a whole.
+                run_cells = pen.runs.get((x, text))
+                line.update(run_cells if run_cells is not None else new_run(pen, x, text))
+            else:
+                cells = pen.cells
+                for ch in text:
+                    line[x] = cells[ch]
+                    x += 1
+            cursor.x = end
+            dirty_add(y)
+            last = text
+        if last:
+            screen._last_char = last[-1]
+        screen._pen = pen
 
     def _cup_position(self, where: str) -> tuple[int, int]:
         """The cell a CUP moves to, clamped to the screen (cached until a resize)."""
-        row, col = self._cup_numbers(where)
+        row, _, col = where.partition(";")
         screen = self.screen
-        y = min(max(row, 1), screen.lines) - 1
-        x = min(max(col, 1), screen.columns) - 1
+        y = int(row) if row else 0
+        x = int(col) if col else 0
+        lines, cols = screen.lines, screen.columns
+        y = (y if y <= lines else lines) - 1 if y > 0 else 0
+        x = (x if x <= cols else cols) - 1 if x > 0 else 0
         if len(self._cup_cache) >= _CUP_CACHE_MAX:
             self._cup_cache.clear()
         pos = self._cup_cache[where] = (y, x)
@@ -345,13 +434,11 @@ class Parser:
         """The screen changed size: cached CUP targets no longer hold."""
         self._cup_cache.clear()
 
-    def _sgr_run(self, run: str) -> Any:
-        """The attributes after `run`, from the cursor's: SGR is pure in
-        (attributes, parameters), so the result is remembered, and what the
-        run does is worked out once per run text (`compile_sgr`)."""
+    def _sgr_step(self, pen: Any, run: str) -> Any:
+        """The pen after `run` from `pen`: SGR is pure in (attributes,
+        parameters), so the step is remembered on the pen, and what the run
+        does is worked out once per run text (`compile_sgr`)."""
         screen = self.screen
-        start = screen.cursor.attrs
-        key = (start, run)
         effect = self._sgr_runs.get(run)
         if effect is None:
             effect = compile_sgr(run)
@@ -360,18 +447,23 @@ class Parser:
                     self._sgr_runs.clear()
                 self._sgr_runs[run] = effect
         reset, fields = effect
-        attrs = screen.default_char if reset else start
+        attrs = screen.default_char if reset else pen.attrs
         if fields:
             cells = list(attrs)
             for k, v in fields:
                 cells[k] = v
             attrs = tuple.__new__(Char, cells)
-        screen.cursor.attrs = attrs
+        nxt = screen.pen_for(attrs)
         if len(run) <= _SGR_KEY_MAX:
-            if len(self._sgr_cache) >= _SGR_CACHE_MAX:
-                self._sgr_cache.clear()
-            self._sgr_cache[key] = attrs
-        return attrs
+            if len(pen.sgr) >= _PEN_SGR_MAX:
+                pen.sgr.clear()
+            self._sgr_steps += 1
+            if self._sgr_steps > _SGR_STEPS_MAX:  # all pens together stay bounded too
+                for p in screen.pens():
+                    p.sgr.clear()
+                self._sgr_steps = 0
+            pen.sgr[run] = nxt
+        return nxt
 
     def _on_private_mode(self, m: re.Match[str]) -> None:
         params, final = m.group(_PRIV_PARAMS, _PRIV_FINAL)

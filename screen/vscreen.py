@@ -27,8 +27,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import defaultdict, deque
-from itertools import groupby, repeat
-from operator import itemgetter
+from itertools import compress, groupby, repeat
+from operator import is_not, itemgetter
 from typing import Any, Callable, NamedTuple
 
 import pyte
@@ -162,7 +162,8 @@ def _extent(line: Row) -> int:
     if fill is None:
         m = max(line) + 1
     else:
-        m = max((x for x, c in line.items() if c is not fill), default=-1) + 1
+        # The last column whose cell is not the fill blank (walked in C).
+        m = max(compress(line, map(is_not, line.values(), repeat(fill))), default=-1) + 1
     return m if m > line.used else line.used
 
 
@@ -233,6 +234,29 @@ class _Cells(dict):  # type: ignore[type-arg]
 
 
 _new_char = tuple.__new__
+
+
+class Pen:
+    """One set of attributes and what drawing with it needs, made on first use.
+
+    `cells`: the interned cells of these attributes; `runs`: runs of cells
+    drawn before with them, by (column, text); `sgr`: the pen an SGR run
+    text leads to from this one. A screen keeps one pen per distinct set of
+    attributes and the cursor's attributes are always some pen's `attrs`
+    object after an SGR, so "same attributes as last time" is an identity
+    test, not a hash of a nine-field tuple (truecolour gradients change the
+    attributes every cell or two)."""
+
+    __slots__ = ("attrs", "cells", "runs", "sgr")
+
+    def __init__(self, attrs: Char) -> None:
+        self.attrs = attrs
+        self.cells = _Cells(attrs)
+        self.runs: dict[tuple[int, str], dict[int, Char]] = {}
+        self.sgr: dict[str, Pen] = {}
+
+
+_PENS_MAX = 4096  # distinct attribute sets kept (then all are forgotten)
 
 
 # Runs of at least this many cells are merged from a cache (a plain loop is
@@ -320,19 +344,22 @@ class VirtualScreen(pyte.Screen):
         self._snap: list[tuple[Char, ...] | None] = []
         self._snap_text: list[str] = []
         self._snap_cols = 0
-        # Per set of attributes: its interned cells, and the runs of cells
-        # drawn with it, by (column, text).
-        self._cell_cache: dict[Char, tuple[_Cells, dict[tuple[int, str], dict[int, Char]]]] = {}
-        # The tables of the attributes drawn with last, and those attributes.
-        self._cells_attrs: Char | None = None
-        self._cells: dict[str, Char] = {}
-        self._runs: dict[tuple[int, str], dict[int, Char]] = {}
+        # One pen per set of attributes drawn with (see `Pen`), and the pen
+        # drawn with last.
+        self._pens: dict[Char, Pen] = {}
+        self._pen = self.pen_for(_BLANK)
         self._run_cells = 0  # cells held by all run caches
         self._last_char: str = ""
         self._blanks: dict[Char, Char] = {}
         super().__init__(columns, lines)
         self.buffer = self._new_buffer()
         self.parser = Parser(self)
+        self.feed = self.parser.feed  # type: ignore[method-assign]  # one call less per output event
+
+    # What the parser's inline drawing shares with `draw` (see `Parser.feed`).
+    narrow_known = _NARROW_TEXT
+    all_narrow = staticmethod(_all_narrow)
+    unsplit_wide = staticmethod(_unsplit_wide)
 
     @property
     def default_char(self) -> Char:
@@ -402,15 +429,15 @@ class VirtualScreen(pyte.Screen):
         cursor = self.cursor
         x = cursor.x
         end = x + len(data)
-        attrs = cursor.attrs
-        if self._cells_attrs is not attrs:
-            self._cells, self._runs = self._cell_cache.get(attrs) or self._tables_for(attrs)
-            self._cells_attrs = attrs
+        pen = self._pen
+        if pen.attrs is not cursor.attrs:
+            pen = self._pen = self.pen_for(cursor.attrs)
+            cursor.attrs = pen.attrs  # equal; the pen's object, for the next identity test
         if end <= self.columns and _IRM not in self.mode:
             # The common case: one-cell characters that fit on the row. A
             # run drawn before at this column (TUIs redraw the same words in
             # the same places) is merged as a whole.
-            run = self._runs.get((x, data)) if end - x >= _RUN_MIN else None
+            run = pen.runs.get((x, data)) if end - x >= _RUN_MIN else None
             if run is not None or data.isascii() or _all_narrow(data):
                 y = cursor.y
                 line = self.buffer[y]
@@ -419,9 +446,9 @@ class VirtualScreen(pyte.Screen):
                 if run is not None:
                     line.update(run)
                 elif end - x >= _RUN_MIN:
-                    line.update(self._new_run(x, data))
+                    line.update(self.new_run(pen, x, data))
                 else:
-                    cells = self._cells
+                    cells = pen.cells
                     for ch in data:
                         line[x] = cells[ch]
                         x += 1
@@ -447,37 +474,52 @@ class VirtualScreen(pyte.Screen):
             else:
                 self._draw_unicode(part)
 
-    def _new_run(self, x: int, data: str) -> dict[int, Char]:
-        """The cells of `data` drawn from column `x`, kept for the next time."""
-        cells = self._cells
-        run = dict(zip(range(x, x + len(data)), map(cells.__getitem__, data)))
+    def new_run(self, pen: Pen, x: int, data: str) -> dict[int, Char]:
+        """The cells of `data` drawn with `pen` from column `x`, kept for the next time."""
+        run = dict(zip(range(x, x + len(data)), map(pen.cells.__getitem__, data)))
         if len(data) <= _RUN_MAX:
             if self._run_cells > _RUN_BUDGET:
-                for _, runs in self._cell_cache.values():
-                    runs.clear()
-                self._runs.clear()
+                for p in self._pens.values():
+                    p.runs.clear()
+                pen.runs.clear()
                 self._run_cells = 0
-            self._runs[(x, data)] = run
+            pen.runs[(x, data)] = run
             self._run_cells += len(data)
         return run
 
-    def _tables_for(self, attrs: Char) -> tuple[dict[str, Char], dict[tuple[int, str], dict[int, Char]]]:
-        """The cell table and run cache of `attrs`."""
-        tables = self._cell_cache.get(attrs)  # type: ignore[call-overload]
-        if tables is None:
-            if len(self._cell_cache) > 4096:
-                self._cell_cache.clear()
-            tables = self._cell_cache[attrs] = (_Cells(attrs), {})  # type: ignore[index]
-        return tables
+    def pen_for(self, attrs: Char) -> Pen:
+        """The pen of `attrs` (equal attributes, one pen)."""
+        pen = self._pens.get(attrs)
+        if pen is None:
+            if len(self._pens) >= _PENS_MAX:
+                self._forget_pens()
+            pen = self._pens[attrs] = Pen(attrs)
+        return pen
 
-    def _cells_for(self, attrs: Char, data: str = "") -> dict[str, Char]:
+    def pens(self) -> list[Pen]:
+        """The pens kept now."""
+        return list(self._pens.values())
+
+    def _forget_pens(self) -> None:
+        """Drop every pen (and so every cached run and SGR step): the pens
+        table is full, or DECSCNM changed what a reset SGR leads to."""
+        for p in (*self._pens.values(), self._pen):
+            p.sgr.clear()
+            p.runs.clear()
+        self._pens.clear()
+        self._run_cells = 0
+
+    def _cells_for(self, attrs: Char) -> dict[str, Char]:
         """The cell table of `attrs`."""
-        return self._cells if attrs is self._cells_attrs else self._tables_for(attrs)[0]
+        pen = self._pen
+        if pen.attrs is not attrs:
+            pen = self._pen = self.pen_for(attrs)
+        return pen.cells
 
     def _draw_wrapping(self, data: str) -> None:
         cursor = self.cursor
         attrs = cursor.attrs
-        cells = self._cells_for(attrs, data)
+        cells = self._cells_for(attrs)
         cols = self.columns
         if mo.DECAWM not in self.mode:
             # No autowrap: everything past the margin lands in the last cell.
@@ -513,7 +555,7 @@ class VirtualScreen(pyte.Screen):
         cols = self.columns
         autowrap = mo.DECAWM in self.mode
         insert = _IRM in self.mode
-        cells = self._cells_for(cursor.attrs, data)
+        cells = self._cells_for(cursor.attrs)
         widths = _WIDTHS
         line = self.buffer[cursor.y]
         self.dirty.add(cursor.y)
@@ -544,8 +586,13 @@ class VirtualScreen(pyte.Screen):
                 x = cursor.x
             if insert:
                 self.insert_characters(w)
-            if line.wide:
-                _unsplit_wide(line, x, x + w)
+            if line.wide:  # `_unsplit_wide(line, x, x + w)`, inline: this runs per character
+                left = line.get(x)
+                if left is not None and left.data == "" and x > 0:
+                    line[x - 1] = _BLANK
+                right = line.get(x + w)
+                if right is not None and right.data == "":
+                    line[x + w] = _BLANK
             line[x] = cells[ch]
             if w == 2:
                 line.wide = True
@@ -851,14 +898,31 @@ class VirtualScreen(pyte.Screen):
                 return
             self._clear_row(y)
             return
-        if line and line.used < cols:
-            # tmux keeps the extent of the erased cells (a reflow measures it).
+        if attrs.bg == "default" and not attrs.reverse:
+            # Nothing drawn at or past `lo` (a redrawn row ending in EL): no
+            # cell to drop and no extent to keep.
+            top = max(line) if line else -1
+            if top < lo:
+                return
+            if line.used < cols:
+                # tmux keeps the extent of the erased cells (a reflow measures it).
+                m = top + 1
+                if m > line.used:
+                    line.used = m if line.fill is None else _extent(line)
+        elif line and line.used < cols:
             m = max(line) + 1
             if m > lo and m > line.used:
                 line.used = m if line.fill is None else _extent(line)
         if attrs.bg == "default" and not attrs.reverse:
             # Erased cells are default blanks: drop the ones that exist.
-            if hi - lo <= len(line):
+            if top < hi and 2 * lo < hi:
+                # Most of the row goes (EL near its start, on a row a
+                # background erase filled): keep the few cells before `lo`.
+                get = line.get
+                kept = [(x, c) for x in range(lo) if (c := get(x)) is not None]
+                line.clear()
+                line.update(kept)
+            elif hi - lo <= len(line):
                 pop = line.pop
                 for x in range(lo, hi):
                     pop(x, None)
@@ -891,6 +955,8 @@ class VirtualScreen(pyte.Screen):
             rest = [m for m in modes if (m << 5) not in _ALT_MODES and (m << 5) != SYNC_2026]
             if rest:
                 super().set_mode(*rest, private=True)
+                if mo.DECSCNM in shifted:
+                    self._forget_pens()  # a reset SGR now leads to other attributes
             return
         super().set_mode(*modes)
 
@@ -905,6 +971,8 @@ class VirtualScreen(pyte.Screen):
             rest = [m for m in modes if (m << 5) not in _ALT_MODES and (m << 5) != SYNC_2026]
             if rest:
                 super().reset_mode(*rest, private=True)
+                if mo.DECSCNM in shifted:
+                    self._forget_pens()  # a reset SGR now leads to other attributes
             return
         super().reset_mode(*modes)
 

@@ -1,0 +1,96 @@
+"""The screen's shortcuts give exactly what its general paths give.
+
+The parser writes text that fits on the row straight into the row (the
+common case of `VirtualScreen.draw`, without the call), attributes go from
+pen to pen by remembered SGR steps, and a lone truecolour SGR is read
+without the parameter loop. Each is checked here against the general path
+it stands in for, on generated input: the same cells, cursor, history and
+REP character.
+"""
+from __future__ import annotations
+
+import pyte
+from hypothesis import given, settings, strategies as st
+
+from screen.parser import compile_sgr, compile_sgr_params
+from screen.vscreen import VirtualScreen
+
+COMPONENT = st.one_of(st.integers(0, 999), st.sampled_from([0, 2, 5, 58, 255, 256]))
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.sampled_from(["38", "48"]), COMPONENT, COMPONENT, COMPONENT, st.sampled_from(["", "\x1b["]),
+       st.booleans())
+def test_lone_truecolour_sgr_reads_as_the_parameter_loop(which, r, g, b, prefix, pad):
+    # `pad`: zero-padded numbers ("058" is 58 to the parameter loop too).
+    fmt = "{:03d}" if pad else "{}"
+    run = f"{prefix}{which};2;{fmt.format(r)};{fmt.format(g)};{fmt.format(b)}m"
+    assert compile_sgr(run) == compile_sgr_params(run)
+
+
+# Pieces of output: an escape part (moves, colours, erases, modes that
+# change how text is drawn) and the text written after it.
+ESCAPE = st.sampled_from([
+    "", "\r", "\r\n", "\n", "\x1b[H", "\x1b[2;3H", "\x1b[9;99H", "\x1b[5G", "\x1b[2C", "\x1b[3D", "\x1b[A",
+    "\x1b[2B", "\x1b[31m", "\x1b[0m", "\x1b[1;38;2;10;20;30m", "\x1b[38;2;1;58;3m", "\x1b[48;5;200m",
+    "\x1b[7m\x1b[22m", "\x1b[K", "\x1b[1K", "\x1b[2K", "\x1b[4h", "\x1b[4l", "\x1b(0", "\x1b(B", "\x0e", "\x0f",
+    "\x1b[?7l", "\x1b[?7h", "\x1b[2;4r", "\x1b[r", "\x1b[?6h", "\x1b[?6l", "\x1b7", "\x1b8", "\x1b[?1049h",
+    "\x1b[?1049l", "\x1b[2J", "\x1b[S", "\x1b[2b", "\x1b[?5h", "\x1b[?5l", "\x1b[3@", "\x1b[2P",
+])
+TEXT = st.one_of(st.text(alphabet="abcdefghij xyz", min_size=1, max_size=14),
+                 st.sampled_from(["·", "•●", "──", "日本", "e\u0301", "a日b", "🇫🇷", "x\ufe0f", "lqk", "█▀▄"]))
+
+
+def _state(s: VirtualScreen) -> tuple:
+    rows = [(y, sorted(r.items()), r.wrapped, r.used) for y, r in sorted(s.buffer.items()) if y < s.lines]
+    hist = [(h.text, h.spans, h.wrapped, h.used) for h in s.history_lines]
+    return (s.fresh_snapshot(), rows, s.cursor.x, s.cursor.y, s.cursor.attrs, hist, s._last_char)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(ESCAPE, TEXT), min_size=1, max_size=30), st.integers(3, 16), st.integers(2, 6))
+def test_text_written_by_the_parser_is_what_draw_writes(pieces, cols, rows):
+    # Texts with nothing between them are one text to the parser: draw them as one.
+    merged: list[tuple[str, str]] = []
+    for esc, text in pieces:
+        if merged and not esc:
+            merged[-1] = (merged[-1][0], merged[-1][1] + text)
+        else:
+            merged.append((esc, text))
+    fast = VirtualScreen(cols, rows, scrollback=20)
+    general = VirtualScreen(cols, rows, scrollback=20)
+    fast.feed("".join(esc + text for esc, text in merged))
+    for esc, text in merged:
+        general.feed(esc)
+        general.draw(text)  # the general path, for every text
+    assert _state(fast) == _state(general)
+    # REP repeats the last character either way.
+    fast.feed("\x1b[3b")
+    general.feed("\x1b[3b")
+    assert _state(fast) == _state(general)
+
+
+def test_a_gradient_keeps_one_pen_per_colour():
+    # 190 cells, each in its own truecolour: one pen per colour, and drawing
+    # the same gradient again makes no new pen or cell.
+    s = VirtualScreen(200, 3)
+    reds = range(60, 250)
+    gradient = "".join(f"\x1b[38;2;{r};100;7m·" for r in reds)
+    s.feed(gradient)
+    pens = len(s._pens)
+    cells = [s.buffer[0][x] for x in range(len(reds))]
+    s.feed("\r" + gradient)
+    assert len(s._pens) == pens <= len(reds) + 2
+    assert all(a is b for a, b in zip(cells, (s.buffer[0][x] for x in range(len(reds)))))
+    assert [c.fg for c in cells] == ["{:02x}6407".format(r) for r in reds]
+
+
+def test_a_remembered_reset_follows_reverse_video():
+    # SGR 0 leads to pyte's default attributes, which DECSCNM (reverse video)
+    # changes: a step remembered before the switch must not be reused after.
+    seq = "\x1b[7;31mA\x1b[0mB\x1b[?5h\x1b[31mC\x1b[0mD"
+    s = VirtualScreen(10, 2)
+    ref = pyte.Screen(10, 2)
+    s.feed(seq)
+    pyte.Stream(ref).feed(seq)
+    assert [s.buffer[0][x] for x in range(4)] == [ref.buffer[0][x] for x in range(4)]
