@@ -826,7 +826,8 @@ class VirtualScreen(pyte.Screen):
                         if y < self.lines and _extent(line)]
                 for y in range(max(used) + 1 if used else 0):
                     self._push_history(self.buffer.get(y), scrolled=False)
-                self.hscrolled = 0  # tmux pulls back only rows that scrolled
+                if used:  # tmux's grid_view_clear_history: a blank screen keeps hscrolled
+                    self.hscrolled = 0  # tmux pulls back only rows that scrolled
             self.buffer.clear()
             if self.cursor.attrs.bg != "default" or self.cursor.attrs.reverse:
                 blank = self._blank(self.cursor.attrs)
