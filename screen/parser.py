@@ -138,6 +138,13 @@ def _sgr_params(raw: str) -> list[int]:
             i += 1
             continue
         v = _int(p)
+        if v in (38, 48) and i + 1 < len(parts) and parts[i + 1] in ("2", "5"):
+            # a colour's arguments are numbers, not codes: a 58 among them
+            # (`38;2;255;9;58`) is a blue level, not an underline colour
+            take = 5 if parts[i + 1] == "2" else 3
+            out += [_int(x) for x in parts[i:i + take]]
+            i += take
+            continue
         if v == 58:  # underline colour: skip it and its arguments
             if i + 1 < len(parts) and parts[i + 1] == "5":
                 i += 3
@@ -186,8 +193,7 @@ def compile_sgr(run: str) -> tuple[bool, tuple[tuple[int, Any], ...]]:
     if rgb is not None:
         which, r, g, b = rgb.groups()
         rgb_ = int(r), int(g), int(b)
-        if 58 not in rgb_:  # `_sgr_params` reads a 58 anywhere as the underline colour
-            return False, ((1 if which == "3" else 2, "{0:02x}{1:02x}{2:02x}".format(*rgb_)),)
+        return False, ((1 if which == "3" else 2, "{0:02x}{1:02x}{2:02x}".format(*rgb_)),)
     return compile_sgr_params(run)
 
 

@@ -288,3 +288,17 @@ def test_relative_moves_and_line_breaks_do_what_pyte_does(parts):
         s.feed(p)
         assert (s.cursor.x, s.cursor.y) == (ref.cursor.x, ref.cursor.y), p
     assert s.text_lines() == [ln.rstrip() for ln in ref.display]
+
+
+@pytest.mark.parametrize("seq", ["\x1b[38;2;255;9;58mX", "\x1b[48;2;58;58;58mX", "\x1b[1;38;2;58;1;2;4mX",
+                                 "\x1b[38;5;58mX", "\x1b[58;5;3;31mX", "\x1b[38;2;1;2mX"])
+def test_colour_arguments_are_numbers_not_codes(seq):
+    """A 58 among a colour's arguments is a level (Amp's gradients send them),
+    not the underline-colour code: the colour is set as pyte sets it."""
+    import pyte
+    ours = VirtualScreen(10, 2)
+    ours.feed(seq)
+    ref = pyte.Screen(10, 2)
+    pyte.Stream(ref).feed(seq)
+    a, b = ours.buffer[0][0], ref.buffer[0][0]
+    assert (a.data, a.fg, a.bg, a.bold, a.underscore) == (b.data, b.fg, b.bg, b.bold, b.underscore)
