@@ -153,6 +153,49 @@ class Row(StaticDefaultDict):  # type: ignore[type-arg]
     fill: Char | None = None  # the blank an erase in a background colour left (not "used")
 
 
+def _alloc(n: int, cols: int) -> int:
+    """How many cells tmux holds for a row written up to `n` (grid_expand_line)."""
+    if n <= 0:
+        return 0
+    q, h = cols // 4, cols // 2
+    return q if n < q else h if n < h else cols if n < cols else n
+
+
+class _NoWrapRow(Row):
+    """A row while autowrap is off, when tmux writes character by character
+    (screen_write_cell) and does not store a default blank past the cells
+    the row holds (`size`, grown as `_alloc` says), so such a blank does not
+    extend the row (`seen`: tmux's `cellused`, which a reflow measures).
+    With autowrap on, text is stored as a run and all its blanks count.
+    Cells are still all kept here (they look the same); `_settle` drops the
+    blanks past `seen` before the row is measured."""
+
+    size = 0
+    seen = 0
+    owner: Any = None  # the screen: its width is what the row grows by
+
+    def __setitem__(self, x: int, c: Char) -> None:
+        dict.__setitem__(self, x, c)
+        if x >= self.seen and (x < self.size or c != _BLANK):
+            self.seen = x + 1
+            if x >= self.size:
+                self.size = _alloc(x + 1, self.owner.columns)
+
+    def update(self, other: Any = (), **kw: Any) -> None:
+        if not isinstance(other, dict):
+            other = dict(other)
+        if not other:
+            return
+        m = max(other)
+        if m < self.size:  # all inside what the row holds: every cell counts
+            dict.update(self, other)
+            if m >= self.seen:
+                self.seen = m + 1
+            return
+        for x, c in other.items():
+            self[x] = c
+
+
 def _extent(line: Row) -> int:
     """How far the row counts as written (tmux's `cellused`): blanks an
     erase in a background colour left do not count, erased cells do."""
@@ -377,6 +420,7 @@ class VirtualScreen(pyte.Screen):
             return
         cols = self.columns
         if line:
+            self._settle(line)
             cells = row_cells(line, cols)
             text = cells_text(cells)
             used = _extent(line)
@@ -822,6 +866,8 @@ class VirtualScreen(pyte.Screen):
             if not self.alternate:
                 # Like tmux: a full clear of the main screen pushes the
                 # visible lines (down to the last non-blank one) to history.
+                for line in self.buffer.values():
+                    self._settle(line)
                 used = [y for y, line in self.buffer.items()
                         if y < self.lines and _extent(line)]
                 for y in range(max(used) + 1 if used else 0):
@@ -871,7 +917,7 @@ class VirtualScreen(pyte.Screen):
         """Empty row `y` (tmux's grid_clear_lines): no extent, no wrap, blanks
         in the background colour, and the row above no longer wraps into it."""
         attrs = self.cursor.attrs
-        line = self.buffer[y] = Row(self.default_char)
+        line = self.buffer[y] = self._new_row()
         if attrs.bg != "default" or attrs.reverse:
             blank = line.fill = self._blank(attrs)
             line.update(dict.fromkeys(range(self.columns), blank))
@@ -883,6 +929,7 @@ class VirtualScreen(pyte.Screen):
         y = cursor.y
         line = self.buffer[y]
         self.dirty.add(y)
+        self._settle(line)
         attrs = cursor.attrs
         cols = self.columns
         x0 = cursor.x if cursor.x < cols else cols - 1
@@ -944,10 +991,55 @@ class VirtualScreen(pyte.Screen):
             blank = self._blanks[attrs] = attrs._replace(data=" ")
         return blank
 
+    # -- autowrap off: default blanks past a row's cells are not kept (`_NoWrapRow`)
+    def _new_row(self) -> Row:
+        if mo.DECAWM in self.mode:
+            return Row(self.default_char)
+        row = _NoWrapRow(self.default_char)
+        row.owner = self
+        return row
+
+    def _track(self, row: Row) -> None:
+        """A row kept while autowrap goes off: tracked from its extent now."""
+        row.__class__ = _NoWrapRow
+        row.owner = self
+        row.seen = _extent(row)
+        row.size = _alloc(row.seen, self.columns)
+
+    def _settle(self, line: Row) -> None:
+        """Drop the default blanks past what tmux holds of the row (`_NoWrapRow`)."""
+        if type(line) is not _NoWrapRow or not line or line.fill is not None:
+            return
+        keep = max(line.seen, line.used)
+        if max(line) >= keep:
+            for x in [x for x in line if x >= keep]:
+                dict.__delitem__(line, x)
+
+    def _rows(self) -> list[Row]:
+        rows = list(self.buffer.values())
+        if self._main_saved is not None:
+            rows += self._main_saved[0].values()
+        return rows
+
+    def _autowrap_off(self) -> None:
+        for row in self._rows():
+            self._track(row)
+
+    def _autowrap_on(self) -> None:
+        """Autowrap comes back: the rows drawn without it are settled, and plain again."""
+        for row in self._rows():
+            if type(row) is _NoWrapRow:
+                self._settle(row)
+                row.__class__ = Row
+                for name in ("owner", "seen", "size"):
+                    row.__dict__.pop(name, None)
+
     # -- modes ------------------------------------------------------------------
     def set_mode(self, *modes: int, **kwargs: Any) -> None:
         if kwargs.get("private"):
             shifted = [m << 5 for m in modes]
+            if mo.DECAWM in shifted and mo.DECAWM not in self.mode:
+                self._autowrap_on()
             for m in shifted:
                 if m in _ALT_MODES:
                     self._enter_alternate(m)
@@ -971,6 +1063,8 @@ class VirtualScreen(pyte.Screen):
                     self.end_synchronized_update()
             rest = [m for m in modes if (m << 5) not in _ALT_MODES and (m << 5) != SYNC_2026]
             if rest:
+                if mo.DECAWM in shifted and mo.DECAWM in self.mode:
+                    self._autowrap_off()
                 super().reset_mode(*rest, private=True)
                 if mo.DECSCNM in shifted:
                     self._forget_pens()  # a reset SGR now leads to other attributes
@@ -1041,13 +1135,15 @@ class VirtualScreen(pyte.Screen):
         self.dirty.update(range(self.lines))
 
     def _new_buffer(self) -> Any:
-        return defaultdict(lambda: Row(self.default_char))
+        return defaultdict(self._new_row)
 
     def soft_reset(self) -> None:
         """DECSTR (`CSI ! p`): modes and margins back to defaults, text kept."""
         self.margins = None
         self.mode.discard(mo.IRM)
         self.mode.discard(mo.DECOM)
+        if mo.DECAWM not in self.mode:
+            self._autowrap_on()
         self.mode.add(mo.DECAWM)
         self.mode.add(mo.DECTCEM)
         self.select_graphic_rendition(0)
@@ -1175,6 +1271,8 @@ class VirtualScreen(pyte.Screen):
                 row.wide = True
         if wrapped:
             row.wrapped = True
+        if mo.DECAWM not in self.mode:
+            self._track(row)
         return row
 
     def _reflow(self, columns: int, record: bool = True) -> None:
@@ -1190,6 +1288,7 @@ class VirtualScreen(pyte.Screen):
             if row is None:
                 src.append(RLine())
                 continue
+            self._settle(row)
             used = _extent(row)  # beyond the width only on the alternate screen
             cells = list(row_cells(row, old_cols)[:used]) if used <= old_cols else [row[x] for x in range(used)]
             seen = row.echo is not None and row.echo == cells_text(tuple(cells))
