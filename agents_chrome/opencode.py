@@ -176,11 +176,18 @@ class OpenCodeProfile(ChromeProfile):
         # width's first frames may show a column its settled frames never have:
         # those few must not crop the rest, but are cropped at their own
         # column where it lies left of the width's.
+        # Frames of a width before its first sidebar are the home screen and
+        # typing (no session yet, so no sidebar): they cast no vote, or a
+        # width left soon after the first prompt (a resize mid-answer) never
+        # gets its column and its first, half-painted frame keeps the
+        # sidebar's text.
         seen: dict[int, Counter[int | None]] = {}
         self._own_sidebar: dict[int, int] = {}
         for f in frames:
             if f.alternate and f.cells:
                 col = sidebar_start(f)
+                if col is None and f.columns not in seen:
+                    continue
                 seen.setdefault(f.columns, Counter())[col] += 1
                 if col is not None:
                     self._own_sidebar[id(f)] = col
@@ -331,6 +338,34 @@ class OpenCodeProfile(ChromeProfile):
         for a, b in zip(labeled, labeled[1:]):
             if b.rule == "prompt" and a.rule in ("prompt", "prompt-row"):
                 b.kind, b.rule = "cont", "prompt-row"
+        # A prompt waiting for its answer has only chrome under it (the turn
+        # footer). A resize then redraws it in the new layout, which the
+        # stitcher may keep as new rows: the same prompt block again with
+        # nothing but blanks and chrome between is that prompt, redrawn.
+        def block(i: int) -> tuple[int, str]:
+            j = i + 1
+            while j < len(labeled) and labeled[j].rule == "prompt-row":
+                j += 1
+            rows = [lb.line.text.strip().lstrip(BAR) for lb in labeled[i:j]]
+            return j, " ".join(" ".join(rows).split())
+
+        i = 0
+        while i < len(labeled):
+            if labeled[i].rule != "prompt":
+                i += 1
+                continue
+            end, text = block(i)
+            k = end
+            while k < len(labeled) and labeled[k].kind in ("blank", "chrome"):
+                k += 1
+            while k < len(labeled) and labeled[k].rule == "prompt" and block(k)[1] == text:
+                again, _ = block(k)
+                for lb in labeled[k:again]:
+                    lb.kind, lb.rule = "chrome", "prompt-redrawn"
+                k = again
+                while k < len(labeled) and labeled[k].kind in ("blank", "chrome"):
+                    k += 1
+            i = end
         return labeled
 
     def reconstruct(self, frames: Iterable[Frame], header: CastHeader | None = None
