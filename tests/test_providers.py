@@ -28,7 +28,13 @@ NOT_ON_DISK = {
     # Gemini's own files (chat and logs.json alike) hold "run the ledger smoke ch": the
     # agent received the prompt cut (typed into a 60x20 terminal while it redrew).
     "gem-h2-alt-d-60x20": "one prompt's tail",
+    # The same Gemini race at 97x29 (twice) and 80x24 ("...canteen menu buil", "...frost alarm"):
+    # both of Gemini's files hold the prompt as the agent received it.
+    "r3-gem-alt-c-97x29": "one prompt's tail",
+    "r3-gem-scroll-f-80x24": "one prompt's tail",
 }
+# Slash commands that end the agent's session and start a new one in new files.
+NEW_SESSION = ("/clear", "/new", "/reset")
 
 
 def parse_home(home: Path) -> list[Conversation]:
@@ -48,7 +54,9 @@ def test_native_files_give_every_prompt_and_answer_exactly(case):
     convs = [c for c in parse_home(case / "native") if c.native_id and not c.native_id.startswith("history:")] \
         or parse_home(case / "native")
     meta = json.loads((case / "meta.json").read_text()) if (case / "meta.json").exists() else {}
-    if "shell" in meta:  # a recorded shell that ran agents: one session per run, in order
+    restarts = any(t["role"] == "user" and t["text"].strip() in NEW_SESSION for t in truth["turns"])
+    if "shell" in meta or (restarts and len(convs) > 1):
+        # a recorded shell that ran agents, or a session cleared: one session per run, in order
         convs.sort(key=lambda c: c.started_at or "")
         conv = msgspec.structs.replace(convs[0], turns=[t for c in convs for t in c.turns])
     else:
@@ -61,7 +69,7 @@ def test_native_files_give_every_prompt_and_answer_exactly(case):
     elif NOT_ON_DISK.get(case.name) == "one prompt's tail":
         assert len(users) == len(want_users)
         assert all(w.startswith(u) for u, w in zip(users, want_users))
-        assert sum(u != w for u, w in zip(users, want_users)) == 1
+        assert sum(u != w for u, w in zip(users, want_users)) >= 1
     else:
         assert users == want_users
     answers = [t.text for t in conv.turns if t.role == "assistant"]

@@ -12,11 +12,14 @@ Kimi Code store).
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any, Iterator
 
 from archive.providers.base import BaseProvider, ParseResult, iso, iter_jsonl, need_obj, obj, text_of
 from archive.record import Conversation, Source, Turn, conversation_id, turn_key
+
+INJECTED = re.compile(r"\s*<system(-reminder)?>")
 
 
 class KimiProvider(BaseProvider):
@@ -38,7 +41,7 @@ class KimiProvider(BaseProvider):
             except (OSError, json.JSONDecodeError, UnicodeDecodeError, RecursionError):
                 pass
             ctx = path / "context.jsonl"
-            turns = self._context(ctx, res) if ctx.exists() else self._wire(path / "wire.jsonl", res)
+            turns = self._contexts(path, res) if ctx.exists() else self._wire(path / "wire.jsonl", res)
             source = ctx if ctx.exists() else path / "wire.jsonl"
         else:
             turns, source = self._wire(path, res), path
@@ -49,19 +52,42 @@ class KimiProvider(BaseProvider):
                 started_at=times[0], ended_at=times[1], sources=[Source("native", str(source))], turns=turns))
         return res
 
-    def _context(self, path: Path, res: ParseResult) -> list[Turn]:
+    def _contexts(self, path: Path, res: ParseResult) -> list[Turn]:
+        """The whole session across compactions: `/compact` moves the context
+        to `context_N.jsonl` (N counting up) and starts `context.jsonl` with
+        the summary and a copy of the last messages kept; the copies are read
+        once, from the older file."""
+        rotated = sorted(path.glob("context_*.jsonl"),
+                         key=lambda p: int(p.stem.split("_")[1]) if p.stem.split("_")[1].isdigit() else -1)
+        turns: list[Turn] = []
+        for f in rotated + [path / "context.jsonl"]:
+            part = self._context(f, res, tag="" if f.name == "context.jsonl" else f.stem)
+            if turns:
+                seen = {(t.role, t.text) for t in turns[-40:]}
+                k = 0
+                while k < len(part) and (part[k].role == "system" or (part[k].role, part[k].text) in seen):
+                    k += 1  # the compaction summary and the kept copies
+                part = part[k:]
+            turns += part
+        return turns
+
+    def _context(self, path: Path, res: ParseResult, tag: str = "") -> list[Turn]:
         turns: list[Turn] = []
         for n, raw, d in iter_jsonl(path, res):
             with res.line(f"{path}:{n}", turns):
                 role = d.get("role")
-                key = turn_key(n)
+                key = turn_key(tag, n) if tag else turn_key(n)
                 if role == "user":
-                    turns.append(Turn("user", text_of(d.get("content")), key=key, raw=raw))
+                    text = text_of(d.get("content"))
+                    # what Kimi itself puts in the user's place (a compaction summary, an
+                    # afk-mode reminder) is wrapped in <system...> tags: not typed
+                    kind = "system" if INJECTED.match(text) else "user"
+                    turns.append(Turn(kind, text, key=key, raw=raw))
                 elif role == "assistant":
                     parts = d.get("content") if isinstance(d.get("content"), list) else []
                     for part in parts:  # reasoning the model streamed (`reasoning_content`)
                         if isinstance(part, dict) and part.get("type") == "think" and isinstance(part.get("think"), str):
-                            turns.append(Turn("thinking", part["think"], key=turn_key(n, "think"), raw=raw))
+                            turns.append(Turn("thinking", part["think"], key=turn_key(tag, n, "think") if tag else turn_key(n, "think"), raw=raw))
                     text = text_of(d.get("content"))
                     if text:
                         turns.append(Turn("assistant", text, key=key, raw=raw))
@@ -73,7 +99,7 @@ class KimiProvider(BaseProvider):
                             inp = fn.get("arguments")
                         shown = inp.get("command") if isinstance(inp, dict) else None
                         turns.append(Turn("tool_call", str(shown or json.dumps(inp, ensure_ascii=False)), name=fn.get("name"),
-                                          input=inp, key=turn_key(n, j), raw=raw))
+                                          input=inp, key=turn_key(tag, n, j) if tag else turn_key(n, j), raw=raw))
                 elif role == "tool":
                     turns.append(Turn("tool_result", text_of(d.get("content")), key=key, raw=raw))
         return turns
