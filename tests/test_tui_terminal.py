@@ -47,8 +47,9 @@ class Pane:
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             out = self.tmux("display-message", "-p", "-t", "t", "#{pane_dead} #{pane_dead_status}").strip()
-            if out.startswith("1"):
-                return out.split()[1]
+            parts = out.split()
+            if parts[:1] == ["1"] and len(parts) == 2:  # dead, and its status already set
+                return parts[1]
             time.sleep(0.1)
         raise AssertionError("browse did not exit")
 
