@@ -392,7 +392,11 @@ class KimiProfile(ChromeProfile):
         nth = 0
         for nth, f in enumerate(frames):
             seen = seen | {f.columns} if f.columns not in seen else seen
-            marks.extend((len(out) + off, f.rows) for off, _why in f.marks)
+            # Only clears mark a reprint: on a resize kimi-cli redraws just its live area
+            # (spinner, input box, footer) and leaves the printed answer to the terminal's
+            # reflow. A resize mark made fold_redraws take the next paragraphs of an answer
+            # whose paragraphs read alike for a reprint of the ones before and drop those.
+            marks.extend((len(out) + off, f.rows) for off, why in f.marks if why != "resize")
             widths = f.widths or [f.columns] * len(f.scrolled)
             wraps = f.wrapped or [False] * len(f.scrolled)
             for ln, w, wr in zip(f.scrolled, widths, wraps):
