@@ -58,3 +58,22 @@ def capcap_home(tmp_path, monkeypatch):
     home = tmp_path / "capcap-home"
     monkeypatch.setenv("CAPSULE_CAPTURE_HOME", str(home))
     return home
+
+
+_REPLAYS: dict[tuple[str, str, bool], dict] = {}
+
+
+def cli_replay(case: Path, agent: str, screen_only: bool, tmp_path_factory) -> dict:
+    """`capsule-capture replay --format json` of a recording (input events
+    stripped when `screen_only`), run once per test session: an agent's
+    chrome tests ask many questions of the same replays. Read, never change
+    the result."""
+    key = (str(case), agent, screen_only)
+    if key not in _REPLAYS:
+        cast = case / "session.cast"
+        if screen_only:
+            cast = strip_inputs(cast, tmp_path_factory.mktemp("so") / "session.cast")
+        p = cli("replay", str(cast), "--agent", agent, "--format", "json")
+        assert p.returncode == 0, p.stderr
+        _REPLAYS[key] = json.loads(p.stdout)
+    return _REPLAYS[key]

@@ -17,24 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import cli, recording_cases, strip_inputs
+from tests.conftest import cli, cli_replay, recording_cases, strip_inputs
 
 AGENT = "gemini"
 CASES = recording_cases(AGENT)
 WORD = re.compile(r"\w+", re.UNICODE)
-_cache: dict[tuple[str, bool], dict] = {}
-
-
 def replay(case: Path, screen_only: bool, tmp_path_factory) -> dict:
-    key = (str(case), screen_only)
-    if key not in _cache:
-        cast = case / "session.cast"
-        if screen_only:
-            cast = strip_inputs(cast, tmp_path_factory.mktemp("so") / "session.cast")
-        p = cli("replay", str(cast), "--agent", AGENT, "--format", "json")
-        assert p.returncode == 0, p.stderr
-        _cache[key] = json.loads(p.stdout)
-    return _cache[key]
+    return cli_replay(case, AGENT, screen_only, tmp_path_factory)
 
 
 def segments(turns: list[dict]) -> list[dict]:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import cli, recording_cases, strip_inputs
+from tests.conftest import cli, cli_replay, recording_cases, strip_inputs
 
 AGENT = "kimi"
 CASES = recording_cases(AGENT)
@@ -26,19 +26,8 @@ LEAKS = re.compile(r"── input ─|context: [\d.]+%|yolo\s+agent|ctrl-x: togg
 # closing was swallowed by the pager (the screen shows the prompt without it)
 SWALLOWED = {("kimi-04-slash-unicode-wide", 0): 1}
 
-_cache: dict[tuple[str, bool], dict] = {}
-
-
 def replay(case: Path, screen_only: bool, tmp_path_factory) -> dict:
-    key = (str(case), screen_only)
-    if key not in _cache:
-        cast = case / "session.cast"
-        if screen_only:
-            cast = strip_inputs(cast, tmp_path_factory.mktemp("so") / "session.cast")
-        p = cli("replay", str(cast), "--agent", AGENT, "--format", "json")
-        assert p.returncode == 0, p.stderr
-        _cache[key] = json.loads(p.stdout)
-    return _cache[key]
+    return cli_replay(case, AGENT, screen_only, tmp_path_factory)
 
 
 def truth_segments(truth: dict) -> list[dict]:

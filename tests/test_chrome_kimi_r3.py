@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
-from tests.conftest import cli, recording_cases, strip_inputs
+from tests.conftest import cli, cli_replay, recording_cases, strip_inputs
 from tests.test_timing import retime, turns_of
 
 AGENT = "kimi"
@@ -29,19 +29,8 @@ WORD = re.compile(r"\w+", re.UNICODE)
 # prompts the agent never received whole (see test_chrome_kimi.SWALLOWED)
 SWALLOWED = {("kimi-04-slash-unicode-wide", 0)}
 
-_cache: dict[tuple[str, bool], dict] = {}
-
-
 def replay(case: Path, screen_only: bool, tmp_path_factory) -> dict:
-    key = (str(case), screen_only)
-    if key not in _cache:
-        cast = case / "session.cast"
-        if screen_only:
-            cast = strip_inputs(cast, tmp_path_factory.mktemp("so") / "session.cast")
-        p = cli("replay", str(cast), "--agent", AGENT, "--format", "json")
-        assert p.returncode == 0, p.stderr
-        _cache[key] = json.loads(p.stdout)
-    return _cache[key]
+    return cli_replay(case, AGENT, screen_only, tmp_path_factory)
 
 
 def truth(case: Path) -> dict:
