@@ -160,7 +160,9 @@ def _rejoin_wrapped(text: str, members: list[Labeled]) -> str:
     carry = False  # the previous row wrapped into this one
     cut = False  # ... in the middle of a word
     for m in members:
-        body = m.body if m is members[0] else m.line.text
+        # a row's text, as the terminal reflowed it; a code row's body (its
+        # line number cut off by _strip_gutters) when that is what it holds
+        body = m.body if m is members[0] or m.rule == "code-gutter" else m.line.text
         if carry and rows:
             rows[-1] = rows[-1].rstrip() + ("" if cut and body[:1].isalnum() else " ") + body.lstrip()
         else:
@@ -303,6 +305,7 @@ def _strip_gutters(labeled: list[Labeled]) -> None:
                         labeled[k].body = code
                     else:
                         labeled[k].body = mk.group("indent") + code if code else ""
+                        labeled[k].rule = "code-gutter"
                 i = j
                 continue
         i += 1
