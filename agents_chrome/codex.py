@@ -189,9 +189,7 @@ class CodexProfile(ChromeProfile):
         for k, lb in enumerate(labeled):
             if lb.rule != "tool-other":
                 continue
-            j = k + 1
-            while j < len(labeled) and labeled[j].kind == "cont" and labeled[j].line.text.strip():
-                j += 1
+            j = _past_body(labeled, k)
             if (j < len(labeled) and labeled[j].kind == "tool_result") or EDIT_COUNT.search(lb.line.text):
                 continue
             lb.kind, lb.rule, lb.body = "assistant", "answer", lb.line.text.split(None, 1)[1]
@@ -200,9 +198,7 @@ class CodexProfile(ChromeProfile):
         for k, lb in enumerate(labeled):
             if lb.rule != "answer":
                 continue
-            j = k + 1
-            while j < len(labeled) and labeled[j].kind == "cont" and labeled[j].line.text.strip():
-                j += 1
+            j = _past_body(labeled, k)
             if j < len(labeled) and labeled[j].kind == "tool_result":
                 lb.kind, lb.rule = "tool_call", "tool-other"
         _drop_redrawn_tables(labeled)
@@ -599,3 +595,12 @@ def _explore_call(row: str) -> Turn | list[Turn] | None:
 
 
 PROFILE = CodexProfile()
+
+
+def _past_body(labeled: list, k: int) -> int:
+    """The index after row k's non-blank continuation rows: where a call's
+    `└` output would start."""
+    j = k + 1
+    while j < len(labeled) and labeled[j].kind == "cont" and labeled[j].line.text.strip():
+        j += 1
+    return j
