@@ -866,8 +866,9 @@ class VirtualScreen(pyte.Screen):
             if not self.alternate:
                 # Like tmux: a full clear of the main screen pushes the
                 # visible lines (down to the last non-blank one) to history.
-                for line in self.buffer.values():
-                    self._settle(line)
+                for y, line in self.buffer.items():
+                    if self._settle(line):
+                        self.dirty.add(y)
                 used = [y for y, line in self.buffer.items()
                         if y < self.lines and _extent(line)]
                 for y in range(max(used) + 1 if used else 0):
@@ -1006,14 +1007,17 @@ class VirtualScreen(pyte.Screen):
         row.seen = _extent(row)
         row.size = _alloc(row.seen, self.columns)
 
-    def _settle(self, line: Row) -> None:
-        """Drop the default blanks past what tmux holds of the row (`_NoWrapRow`)."""
+    def _settle(self, line: Row) -> bool:
+        """Drop the default blanks past what tmux holds of the row (`_NoWrapRow`);
+        whether any went (the row must then be read again for snapshots)."""
         if type(line) is not _NoWrapRow or not line or line.fill is not None:
-            return
+            return False
         keep = max(line.seen, line.used)
         if max(line) >= keep:
             for x in [x for x in line if x >= keep]:
                 dict.__delitem__(line, x)
+            return True
+        return False
 
     def _rows(self) -> list[Row]:
         rows = list(self.buffer.values())
@@ -1029,7 +1033,8 @@ class VirtualScreen(pyte.Screen):
         """Autowrap comes back: the rows drawn without it are settled, and plain again."""
         for row in self._rows():
             if type(row) is _NoWrapRow:
-                self._settle(row)
+                if self._settle(row):
+                    self.dirty.update(range(self.lines))
                 row.__class__ = Row
                 for name in ("owner", "seen", "size"):
                     row.__dict__.pop(name, None)

@@ -66,7 +66,8 @@ def test_browse_in_tmux(tmp_path):
         s = pane.wait_for("All workspaces")
         assert "(1 conversation)" in s and "s3-tool-chain-120x40/proj" in s and "JST" in s
         pane.keys("Enter")
-        s = pane.wait_for("any agent")
+        pane.wait_for("any agent")
+        s = pane.wait_for("check the python version")  # the list fills in after its header
         assert "check the python version" in s and "codex" in s and "2026-11-22 16:24 JST" in s
         pane.keys("Enter")
         s = pane.wait_for("sources")
