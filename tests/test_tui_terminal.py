@@ -20,7 +20,9 @@ class Pane:
     def __init__(self, env: dict[str, str], cols: int = 120, rows: int = 36) -> None:
         self.sock = f"capcap-browse-{uuid.uuid4().hex[:8]}"
         cmd = " ".join([sys.executable, "-m", "capsule_capture.cli", "browse"])
-        full = {**os.environ, **env, "TERM": "xterm-256color"}
+        # COLUMNS/LINES (pytest-xdist workers set 80x24) would override the pane's size
+        full = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+        full.update(env, TERM="xterm-256color")
         self.tmux("new-session", "-d", "-s", "t", "-x", str(cols), "-y", str(rows), cmd, env=full)
         self.tmux("set-option", "-t", "t", "remain-on-exit", "on")
 
