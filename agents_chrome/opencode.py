@@ -31,7 +31,7 @@ import regex
 
 from agents_chrome.profile import ChromeProfile
 from agents_chrome.rules import Labeled, LineRule
-from agents_chrome.transcript import TLine, build_transcript
+from agents_chrome.transcript import TLine
 from agents_chrome.turns import Turn
 from screen.cast import CastHeader
 from screen.frames import Frame
@@ -201,24 +201,16 @@ class OpenCodeProfile(ChromeProfile):
         # Dialogs (/help, ctrl+p) become system turns placed after the prompts
         # seen before them, counted over frames in order: placing them by time
         # would depend on the recording's pauses.
-        self._dialogs = []
         self._dialog_after: list[int] = []
-        seen_prompts: set[str] = set()
+        self._seen_prompts: set[str] = set()
+        return super().transcript(frames)
 
-        def conversation_frames() -> Iterable[Frame]:
-            for f in frames:
-                rows = self.dialog(f) if f.alternate else None
-                if rows is None:
-                    if f.alternate:
-                        seen_prompts.update(self._whole_prompts(f))
-                    yield f
-                elif not self._dialogs or self._dialogs[-1][1] != rows:
-                    if self._dialogs and rows[:1] == self._dialogs[-1][1][:1]:
-                        self._dialogs[-1] = (self._dialogs[-1][0], rows)  # the same dialog, redrawn
-                    else:
-                        self._dialogs.append((f.time, rows))
-                        self._dialog_after.append(len(seen_prompts))
-        return build_transcript(conversation_frames(), self.viewport, self.main_viewport, self.rows)
+    def _conversation_frame(self, frame: Frame) -> None:
+        if frame.alternate:
+            self._seen_prompts.update(self._whole_prompts(frame))
+
+    def _dialog_opened(self, frame: Frame) -> None:
+        self._dialog_after.append(len(self._seen_prompts))
 
     def _whole_prompts(self, frame: Frame) -> list[str]:
         """Prompts shown whole in a frame's conversation (an empty bar above and

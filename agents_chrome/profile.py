@@ -61,13 +61,21 @@ class ChromeProfile:
             for f in frames:
                 rows = self.dialog(f) if f.alternate else None
                 if rows is None:
+                    self._conversation_frame(f)
                     yield f
                 elif not self._dialogs or self._dialogs[-1][1] != rows:
                     if self._dialogs and rows[:1] == self._dialogs[-1][1][:1]:
                         self._dialogs[-1] = (self._dialogs[-1][0], rows)  # the same dialog, redrawn
                     else:
                         self._dialogs.append((f.time, rows))
+                        self._dialog_opened(f)
         return build_transcript(conversation_frames(), self.viewport, self.main_viewport, self.rows)
+
+    def _conversation_frame(self, frame: Frame) -> None:
+        """Hook: `frame` shows the conversation (no dialog over it), in frame order."""
+
+    def _dialog_opened(self, frame: Frame) -> None:
+        """Hook: a new dialog was drawn in `frame` (appended to `_dialogs`)."""
 
     def label(self, lines: list[TLine]) -> list[Labeled]:
         labeled = label_lines(lines, self.rules)
