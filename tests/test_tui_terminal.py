@@ -3,9 +3,11 @@ the test types keys (send-keys) and reads the screen back (capture-pane)."""
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 
@@ -19,7 +21,11 @@ pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is no
 class Pane:
     def __init__(self, env: dict[str, str], cols: int = 120, rows: int = 36) -> None:
         self.sock = f"capcap-browse-{uuid.uuid4().hex[:8]}"
-        cmd = " ".join([sys.executable, "-m", "capsule_capture.cli", "browse"])
+        # The shell around browse writes its exit status to a file: tmux can
+        # report a pane dead before (or without) its exit status under load.
+        self.status_file = os.path.join(tempfile.mkdtemp(prefix="capcap-browse-"), "status")
+        cmd = " ".join([sys.executable, "-m", "capsule_capture.cli", "browse", ";",
+                        "echo", "$?", ">", shlex.quote(self.status_file)])
         # COLUMNS/LINES (pytest-xdist workers set 80x24) would override the pane's size
         full = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
         full.update(env, TERM="xterm-256color")
@@ -48,10 +54,13 @@ class Pane:
     def exit_status(self, timeout: float = 10) -> str:
         end = time.monotonic() + timeout
         while time.monotonic() < end:
-            out = self.tmux("display-message", "-p", "-t", "t", "#{pane_dead} #{pane_dead_status}").strip()
-            parts = out.split()
-            if parts[:1] == ["1"] and len(parts) == 2:  # dead, and its status already set
-                return parts[1]
+            try:
+                with open(self.status_file, encoding="utf-8") as f:
+                    got = f.read()
+            except FileNotFoundError:
+                got = ""
+            if got.endswith("\n"):  # written whole
+                return got.strip()
             time.sleep(0.1)
         raise AssertionError("browse did not exit")
 
