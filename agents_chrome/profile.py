@@ -7,7 +7,7 @@ only where data cannot say it.
 """
 from __future__ import annotations
 
-from typing import ClassVar, Iterable, Sequence
+from typing import Any, Callable, ClassVar, Iterable, Sequence, TypeVar
 
 from screen.cast import CastHeader
 from screen.frames import Frame
@@ -15,6 +15,34 @@ from agents_chrome.rules import Labeled, LineRule, label_lines, mark_implicit_an
 from agents_chrome.segment import segment
 from agents_chrome.transcript import TLine, build_transcript
 from agents_chrome.turns import Turn
+
+
+_T = TypeVar("_T")
+
+
+def per_frame(method: "Callable[[Any, Frame], _T]") -> "Callable[[Any, Frame], _T]":
+    """A profile method of one frame, worked out once per frame and profile.
+
+    The same frame is read by several steps (which frames to keep, the
+    viewport, the rows, the stitcher's view), and each step often asks the
+    same question (where is the input box?); a frame's rows never change,
+    so the answer is kept on the frame (`Frame.memo`). The value is shared
+    by every caller: a method returning a list must return one its callers
+    only read (slice), never change.
+    """
+    def cached(self: Any, frame: Frame) -> _T:
+        memo = frame.memo
+        key = (method, self)
+        try:
+            return memo[key]
+        except KeyError:
+            got = memo[key] = method(self, frame)
+            return got
+    cached.__name__ = method.__name__
+    cached.__qualname__ = method.__qualname__
+    cached.__doc__ = method.__doc__
+    cached.__wrapped__ = method  # type: ignore[attr-defined]
+    return cached
 
 
 class ChromeProfile:

@@ -146,6 +146,10 @@ class Frame:
     cells: list[tuple[Char, ...] | None] = field(default_factory=list, repr=False)
     span_cache: SpanCache | None = field(default=None, repr=False, compare=False)
     _styles: RowStyles | None = field(default=None, repr=False)
+    #: what chrome rules worked out about this frame (`agents_chrome.profile.per_frame`):
+    #: a frame's rows are read by several steps, each once. Not an init field,
+    #: so a copy made with `dataclasses.replace` (other rows) starts empty.
+    memo: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def styles(self) -> RowStyles:
