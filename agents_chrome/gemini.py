@@ -39,6 +39,8 @@ LOGO = regex.compile(r"Gemini CLI v\d")
 BAND_TOP = regex.compile(r"^\s*▄{10,}\s*$")
 BOX_TOP = regex.compile(r"^\s*╭─")
 BOX_BOTTOM = regex.compile(r"^\s*╰─")
+# a tool drawn without a box (all but the shell): `  ✓  ReadFile  README.md`
+BARE_TOOL = regex.compile(r"^\s{0,3}(?P<status>[✓✔xX✗?⊶⊷o◯●⠀-⣿-])\s{2}(?P<name>[A-Z][a-z]+(?:[A-Z][a-z]+)+)(?:\s{2}(?P<arg>\S.*?))?\s*$")
 TOOL_HEAD = regex.compile(r"^\s*│\s*(?P<status>[✓✔xX✗?⊷o◯●⠀-⣿-])\s+(?P<name>[A-Z][\w]*(?:\s[A-Z]\w*)?)\s*(?P<arg>.*?)\s*│?\s*$")
 SCROLLBAR = set("█▄▀▐▌▕▏│┃▁▂▃▅▆▇")
 # a code block's line-number gutter: `  4` alone is an empty line of the block
@@ -129,13 +131,19 @@ class GeminiProfile(ChromeProfile):
     def label(self, lines: list[TLine]) -> list[Labeled]:
         labeled = super().label(lines)
         _label_boxes(labeled)
+        _label_bare_tools(labeled)
         _open_unmarked_answers(labeled)
         _strip_gutters(labeled)
         return labeled
 
     def make_turn(self, kind: str, text: str, members: list[Labeled]) -> Turn | list[Turn] | None:
         if kind == "tool_call":
-            m = TOOL_HEAD.match(members[0].line.text)
+            if members[0].rule == "bare-tool":
+                b = BARE_TOOL.match(members[0].line.text)
+                if b:
+                    return Turn("tool_call", (b.group("arg") or "").strip(), name=b.group("name"))
+            # a box's header row, whole again if the terminal reflowed it
+            m = TOOL_HEAD.match(members[0].body if members[0].rule == "tool-box" else members[0].line.text)
             if m:
                 return Turn("tool_call", m.group("arg").strip(), name=m.group("name"))
         if kind == "tool_result":
@@ -232,46 +240,115 @@ def _fold_alt_reprint(lines: list[TLine]) -> list[TLine]:
     return lines
 
 
+def _logical_rows(labeled: list[Labeled]) -> list[list[int]]:
+    """Indices of the rows that make one drawn row: a row the terminal
+    wrapped on to the next (a history row reflowed when the window
+    narrowed) and the pieces it carried on to."""
+    groups: list[list[int]] = []
+    for i, lb in enumerate(labeled):
+        if groups and labeled[groups[-1][-1]].line.wrapped:
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    return groups
+
+
 def _label_boxes(labeled: list[Labeled]) -> None:
     """A rounded box whose first row is a tool header is a call and its output;
-    any other box (the exit summary, dialogs) is chrome."""
-    i, n = 0, len(labeled)
+    any other box (the exit summary, dialogs) is chrome. A box drawn at a
+    width the window later narrowed from has each row reflowed over several:
+    its rows are read whole again (the pieces go with their row's head)."""
+    groups = _logical_rows(labeled)
+    text = ["".join(labeled[k].line.text for k in g) for g in groups]
+
+    def mark(g: list[int], kind: str, rule: str, body: str | None = None) -> None:
+        head = labeled[g[0]]
+        head.kind, head.rule = kind, rule
+        if body is not None:
+            head.body = body
+        for k in g[1:]:  # the rest of a reflowed row: no text of its own
+            labeled[k].kind, labeled[k].rule, labeled[k].body = "chrome", "box-piece", ""
+
+    i, n = 0, len(groups)
     while i < n:
-        if BOX_TOP.match(labeled[i].line.text):
+        if BOX_TOP.match(text[i]):
             j = i + 1
-            while j < n and not BOX_BOTTOM.match(labeled[j].line.text) and labeled[j].line.text.lstrip().startswith("│"):
+            while j < n and not BOX_BOTTOM.match(text[j]) and text[j].lstrip().startswith("│"):
                 j += 1
-            rows = labeled[i + 1:j]
-            head = next((k for k, lb in enumerate(rows) if lb.line.text.strip("│ ")), None)
-            if head is not None and TOOL_HEAD.match(rows[head].line.text):
-                rows[head].kind, rows[head].rule = "tool_call", "tool-box"
+            rows = list(range(i + 1, j))
+            head = next((k for k in rows if text[k].strip("│ ")), None)
+            if len(groups[i]) > 1:
+                mark(groups[i], "chrome", "box-border")
+            if j < n and len(groups[j]) > 1 and BOX_BOTTOM.match(text[j]):
+                mark(groups[j], "chrome", "box-border")
+            m = TOOL_HEAD.match(text[head]) if head is not None else None
+            if m:
+                mark(groups[head], "tool_call", "tool-box", text[head])
                 first_out = True
-                for lb in rows[head + 1:]:
-                    if not lb.body.strip():
-                        lb.kind, lb.body = "blank", ""
+                for k in rows[rows.index(head) + 1:]:
+                    body = text[k].strip()
+                    body = body[1:] if body.startswith("│") else body
+                    body = body[:-1] if body.endswith("│") else body
+                    if not body.strip():
+                        mark(groups[k], "blank", "blank", "")
                     elif first_out:
-                        lb.kind, lb.rule, first_out = "tool_result", "tool-output", False
+                        mark(groups[k], "tool_result", "tool-output", body.rstrip())
+                        first_out = False
                     else:
-                        lb.kind, lb.rule = "cont", "tool-output"
+                        mark(groups[k], "cont", "tool-output", body.rstrip())
             else:
-                for lb in rows:
-                    lb.kind, lb.rule = "chrome", "box"
+                for k in rows:
+                    mark(groups[k], "chrome", "box")
             i = j + 1
             continue
-        if labeled[i].rule == "box-row":
-            labeled[i].body = labeled[i].line.text  # a table row: the grid is the answer's
+        if labeled[groups[i][0]].rule == "box-row":
+            labeled[groups[i][0]].body = labeled[groups[i][0]].line.text  # a table row: the grid is the answer's
         i += 1
 
 
+def _label_bare_tools(labeled: list[Labeled]) -> None:
+    """Tools other than the shell are drawn without a box: a status glyph,
+    the tool's name and its argument, two spaces apart
+    (`  ✓  ReadFile  README.md`, `  ✓  WriteFile  a.py → Accepted (+5, -0)`);
+    rows under it indented to the name's column or further (a written
+    file's numbered lines) are its output."""
+    i, n = 0, len(labeled)
+    while i < n:
+        lb = labeled[i]
+        m = BARE_TOOL.match(lb.line.text) if lb.kind not in ("user", "system", "tool_call", "tool_result") else None
+        if not m:
+            i += 1
+            continue
+        lb.kind, lb.rule, lb.body = "tool_call", "bare-tool", lb.line.text.strip()
+        col = m.start("name")
+        j, first = i + 1, True
+        while j < n:
+            t = labeled[j].line.text
+            if not t.strip():
+                labeled[j].kind, labeled[j].rule, labeled[j].body = "blank", "blank", ""
+            elif len(t) - len(t.lstrip()) >= col and labeled[j].kind in ("cont", "assistant"):
+                labeled[j].kind = "tool_result" if first else "cont"
+                labeled[j].rule, labeled[j].body, first = "tool-output", t.strip(), False
+            else:
+                break
+            j += 1
+        i = j
+
+
 def _open_unmarked_answers(labeled: list[Labeled]) -> None:
-    """The band's bottom row closes a prompt: unmarked text right after it is
-    an answer whose first block is not prose (a code block, a table), which
-    Gemini draws without the `✦` marker."""
+    """The band's bottom row closes a prompt, and a tool's box its call:
+    unmarked text right after either is an answer whose first block is not
+    prose (a code block, a table), which Gemini draws without the `✦`
+    marker. A tool drawn without a box is closed by its last output row."""
     in_prompt = closed = False
     for lb in labeled:
         if lb.kind in ("user", "system"):
             in_prompt, closed = True, False
-        elif in_prompt and BAND_BOTTOM.match(lb.line.text):
+        elif lb.kind == "tool_call":
+            in_prompt, closed = True, lb.rule == "bare-tool"
+        elif in_prompt and lb.rule == "tool-output":
+            continue
+        elif in_prompt and (BAND_BOTTOM.match(lb.line.text) or BOX_BOTTOM.match(lb.line.text)):
             closed = True
         elif lb.kind == "blank" or (in_prompt and not closed):
             continue
@@ -291,6 +368,9 @@ def _strip_gutters(labeled: list[Labeled]) -> None:
             run = [(i, m)]
             j, want = i + 1, 2
             while j < n:
+                if labeled[j - 1].line.wrapped and labeled[j].kind == "cont":
+                    j += 1  # the rest of a code row the terminal reflowed: no number of its own
+                    continue
                 mj = GUTTER.match(labeled[j].line.text)
                 if labeled[j].kind in ("cont", "blank") and mj and int(mj.group("n")) == want:
                     run.append((j, mj))
