@@ -272,6 +272,44 @@ class AmpStitcher(Stitcher):
             self.gaps = gaps
             self._rebuild_index()
             return
+        self._reveal_top(view, time)
+
+    def _reveal_top(self, view: list[str], time: float) -> None:
+        """Scrolled back while an answer streams, a view can end inside a
+        gap: it shows the row just above the gap (the prompt) and, under
+        it, the answer's first rows, which no later live view draws. Those
+        rows go in at the top of the gap, which stays open below them (at
+        the document's end, the next live view opens it). The
+        rows above the anchor must be the document's too, and none of the
+        new rows may be one the document holds after the gap (then the view
+        is an older copy, not the gap's top)."""
+        doc = self.doc
+        text = [y for y, v in enumerate(view) if len(v.strip()) >= 3]
+        # the document's end is such a gap too: the view shows what no live
+        # view has drawn yet (the answer under the last prompt)
+        for g in [len(doc)] + sorted(self.gaps, reverse=True):
+            above = [y for y in range(g) if len(doc[y].strip()) >= 3]
+            if not above:
+                continue
+            r = above[-1]
+            for j in (y for y in text if view[y] == doc[r]):
+                new = view[j + 1:]
+                rows = [v for v in new if len(v.strip()) >= 3]
+                if not rows or any(PROMPT_ROW.match(v) for v in rows):
+                    continue
+                if any(v in self._pos and any(y >= g for y in self._pos[v]) for v in rows):
+                    continue
+                mine = [doc[y] for y in above[-4:-1]]
+                theirs = [view[y] for y in text if y < j][-len(mine):] if mine else []
+                if mine != theirs:
+                    continue
+                while new and not new[0].strip():
+                    new = new[1:]
+                self.doc = doc[:g] + new + doc[g:]
+                self.times = self.times[:g] + [time] * len(new) + self.times[g:]
+                self.gaps = {x if x < g else x + len(new) for x in self.gaps}
+                self._rebuild_index()
+                return
 
     def _shown_at(self, view: list[str], q: int) -> int | None:
         """The view row showing document row `q`, with every distinct row
@@ -576,9 +614,11 @@ class AmpProfile(ChromeProfile):
                 return Turn("tool_call", shell_command(text), name="shell_command")
             verb = head.split()[0].lower() if head else ""
             name = VERB_TOOL.get(verb, verb or None)
-            c = COUNTED.search(head)
-            if c:
-                return [Turn("tool_call", head, name=name) for _ in range(min(int(c.group("n")), 50))]
+            # a summary row counts every kind it groups: "Explored 3 files,
+            # 1 search" stands for four calls
+            n = sum(int(c.group("n")) for c in COUNTED.finditer(head))
+            if n:
+                return [Turn("tool_call", head, name=name) for _ in range(min(n, 50))]
             return Turn("tool_call", head, name=name)
         return Turn(kind, text)
 
