@@ -92,12 +92,53 @@ def join_soft_wrapped(lines: list[KLine]) -> list[KLine]:
     for ln in lines:
         prev = out[-1] if out else None
         if prev is not None and prev.wrapped and _same_flow(prev, ln):
-            pad = " " * max(0, (prev.width or 0) - _cells(prev.text))
+            gap = max(0, (prev.width or 0) - _cells(prev.text))
+            if gap == 1 and _cells(ln.text[:1]) == 2:
+                gap = 0  # a wide character did not fit in the last column: the terminal left it empty
+            pad = " " * gap
             out[-1] = KLine(prev.text + pad + ln.text, prev.time, prev.source, prev.block, prev.width,
                             ln.wrapped, prev.seen | ln.seen, prev.thinking, prev.slash, prev.order)
         else:
             out.append(ln)
     return out
+
+
+WORD_END = regex.compile(r"(\p{L}+)\W*$")
+WORD_START = regex.compile(r"^(\p{L}+)")  # a row opening with punctuation was cut before it
+TOKEN = regex.compile(r"\p{L}+")
+
+
+def _lexicon(lines: list[KLine]) -> dict[str, int]:
+    """How often each word is drawn in the session (lower case, letters only),
+    leaving out the words at a fold (the last of a row that reaches a width
+    it was drawn at, the first of the row after it): those may be halves."""
+    counts: dict[str, int] = {}
+    folded = False
+    for ln in lines:
+        words = TOKEN.findall(ln.text.lower())
+        n = _cells(ln.text)
+        full = bool(ln.width) and (n == ln.width or n in ln.seen)
+        lo, hi = (1 if folded else 0), (len(words) - 1 if full else len(words))
+        for w in words[lo:hi]:
+            counts[w] = counts.get(w, 0) + 1
+        folded = full
+    return counts
+
+
+def _lost_space(left: str, right: str, lexicon: dict[str, int]) -> bool:
+    """Kimi folds a long row at the width by character and drops a space that
+    falls on the fold, so a row that reaches the last column ends either
+    inside a word (`met|res`) or at the end of one (`and|any`, the space
+    lost): nothing on the screen tells them apart. The session's own words
+    do: when the two halves are each drawn elsewhere as words and their
+    join never is, the fold ate a space."""
+    a, b = WORD_END.search(left), WORD_START.match(right)
+    if not a or not b or right[:1].isspace() or not (a.group(1).isascii() and b.group(1).isascii()):
+        return False
+    lw, rw = a.group(1).lower(), b.group(1).lower()
+    if lexicon.get(lw + rw, 0) > 0:
+        return False
+    return lexicon.get(lw, 0) >= 1 and lexicon.get(rw, 0) >= 1
 
 
 def join_wrapped(lines: list[KLine]) -> list[KLine]:
@@ -108,6 +149,7 @@ def join_wrapped(lines: list[KLine]) -> list[KLine]:
     indent (the bullet's width).
     """
     lines = join_soft_wrapped(lines)
+    lexicon = _lexicon(lines)
     out: list[KLine] = []
     i = 0
 
@@ -137,7 +179,8 @@ def join_wrapped(lines: list[KLine]) -> list[KLine]:
                 text += row[bar.end():]
             else:
                 lead = len(row) - len(row.lstrip(" "))
-                text += row[min(hang, lead):]
+                nxt = row[min(hang, lead):]
+                text += (" " if lead <= hang and _lost_space(text, nxt, lexicon) else "") + nxt
             i += 1
         out.append(KLine(text, cur.time, cur.source, cur.block, cur.width, False, cur.seen, cur.thinking,
                          cur.slash, cur.order))
