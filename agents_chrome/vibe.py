@@ -29,6 +29,7 @@ At exit the main screen shows `Total tokens used this session: …` and
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Iterable
 
 import regex
@@ -44,6 +45,9 @@ from screen.frames import Frame
 # Vibe's cell-diff redraw can leave a blank between two ideographs; Chinese and
 # Japanese prose never puts one there (Korean does, between words: kept)
 HAN_GAP = regex.compile(r"(?<=[\p{Han}\p{Hiragana}\p{Katakana}\u3000-\u303f\uff00-\uffef]) (?=[\p{Han}\p{Hiragana}\p{Katakana}\u3000-\u303f\uff00-\uffef])")
+# Vibe wraps Chinese and Japanese prose between any two ideographs: such a row
+# break (the next row under the same indent) is no word break
+HAN_BREAK = regex.compile(r"(?<=[\p{Han}\p{Hiragana}\p{Katakana}\u3000-\u303f\uff00-\uffef])\n[ \t]*(?=[\p{Han}\p{Hiragana}\p{Katakana}\uff00-\uffef])")
 SCROLL_THUMB = "▁▂▃▄▅▆▇█▔▀"
 RULE = regex.compile(r"^─{8,}$")
 # the input box's top rule carries the agent mode at its right end
@@ -115,6 +119,55 @@ def strip_scrollbar(text: str, columns: int) -> str:
     if text and text[-1] in SCROLL_THUMB and wcswidth(text) >= columns:
         text = text[:-1]
     return text.rstrip()
+
+
+def scrolled_back(frame: Frame, bottom: int | None) -> bool:
+    """The user has scrolled the conversation back: in the viewport's last
+    column the scrollbar's thumb (eighth-block glyphs and reverse-video
+    cells) ends above rows of its track (cells of the track's own background).
+
+    Such a view stays where the user left it while the answer goes on out of
+    sight. As the stitcher's newest view it would pass for the live tail and
+    cut the rows under it (the answer streamed so far) from the document.
+    """
+    if not bottom:
+        return False
+    col = frame.columns - 1
+    kinds: list[str] = []  # per row: "t" thumb, "k" track, "." anything else
+    bgs: dict[str, int] = {}
+    for y in range(min(bottom, len(frame.cells))):
+        row = frame.cells[y]
+        c = row[col] if row is not None and len(row) > col else None
+        if c is None:
+            kinds.append(".")
+        elif c.data in SCROLL_THUMB and c.data.strip() or (c.reverse and not c.data.strip()):
+            kinds.append("t")
+        elif not c.data.strip() and c.bg != "default":
+            kinds.append("k")
+            bgs[c.bg] = bgs.get(c.bg, 0) + 1
+        else:
+            kinds.append(".")
+    if "t" not in kinds or not bgs:
+        return False
+    last_thumb = max(y for y, k in enumerate(kinds) if k == "t")
+    below = kinds[last_thumb + 1:]
+    # the track runs on under the thumb to the bottom of the viewport's scroll region
+    return below[:1] == ["k"]
+
+
+@dataclass
+class VLine(TLine):
+    #: the index of the frame the row was first seen in: which turn a folded
+    #: tool call or a width belongs to is told by frame order, never by time.
+    #: Carried by the line itself (a key by object identity breaks as soon
+    #: as a line is copied or its id reused)
+    order: int = -1
+
+
+def _ends_past(view: list[str], doc: list[str]) -> bool:
+    """The view's last distinct row is not in the document yet."""
+    last = next((r for r in reversed(view) if len(r.strip()) >= 3), None)
+    return last is not None and last not in set(doc)
 
 
 class VibeProfile(ChromeProfile):
@@ -205,7 +258,6 @@ class VibeProfile(ChromeProfile):
         # Which tool lines belong to which turn is told by frame order, never
         # by recording time: the same bytes written faster have the same
         # order and no usable times (tests/test_timing.py).
-        self._order: dict[int, int] = {}  # id(TLine) -> frame index it was first seen in
         # individual tool lines as they were first shown (before folding into a summary)
         self._tools_seen: list[tuple[int, str, str]] = []
         self._tools_set: set[tuple[str, str]] = set()
@@ -237,9 +289,14 @@ class VibeProfile(ChromeProfile):
                     # cell-diff redraws drop blanks next to wide characters: keep rows as first drawn
                     st = LayoutStitcher(first_drawn=True, reach="view")
                 vp = self.viewport(f)
-                if vp is not None:
+                view = self.rows(f)[vp[0]:vp[1]] if vp is not None else None
+                # scrolled back, a view may bring rows streamed out of sight (its bottom row is
+                # new) but never stands for the live tail: one that ends inside the document
+                # would cut the rows under it
+                if view is not None and (not scrolled_back(f, self._input_top(self.rows(f)))
+                                         or _ends_past(view, st.doc)):
                     times[f.index] = f.time
-                    st.add(self.rows(f)[vp[0]:vp[1]], f.index, width=f.columns)
+                    st.add(view, f.index, width=f.columns)
             elif st is not None:
                 out.extend(self._stitched(st, block, times))
                 st = None
@@ -272,13 +329,12 @@ class VibeProfile(ChromeProfile):
         (the stitcher was given frame indices) and that index kept aside."""
         out = []
         for t, k in zip(st.doc, st.times):
-            line = TLine(t, times.get(int(k), 0.0), "alt", block)
-            self._order[id(line)] = int(k)
-            out.append(line)
+            out.append(VLine(t, times.get(int(k), 0.0), "alt", block, order=int(k)))
         return out
 
-    def _seq(self, line: TLine) -> int:
-        return self._order.get(id(line), -1)
+    @staticmethod
+    def _seq(line: TLine) -> int:
+        return getattr(line, "order", -1)
 
     def _width_at(self, time: int) -> int:
         width = 80
@@ -362,7 +418,7 @@ class VibeProfile(ChromeProfile):
             return Turn("system", "\n".join(r.rstrip() for r in rows).strip())
         if kind == "assistant":
             body = "\n".join(m.line.text for m in members).strip("\n") if members else text
-            return Turn("assistant", HAN_GAP.sub("", body))
+            return Turn("assistant", HAN_BREAK.sub("", HAN_GAP.sub("", body)))
         return Turn(kind, text)
 
     def _with_unseen_prompts(self, turns: list[Turn]) -> list[Turn]:

@@ -78,12 +78,18 @@ def served_tables(truth: dict) -> list[int]:
 @pytest.mark.parametrize("screen_only", [False, True], ids=["with-inputs", "screen-only"])
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_each_table_is_drawn_once(case: Path, screen_only: bool, tmp_path_factory) -> None:
-    """As many grids per prompt as the model served tables (no streaming drafts)."""
+    """As many grids per prompt as the model served tables (no streaming drafts);
+    a recording scrolled back while an answer streamed may never have drawn
+    some of them: never more there."""
     truth = json.loads((case / "truth.json").read_text())
     conv = replay(case, screen_only, tmp_path_factory)
     want = served_tables(truth)
     got = [sum(len(grids(t["text"])) for t in seg if t["role"] == "assistant") for seg in segments(conv["turns"])]
-    assert got == want
+    features = json.loads((case / "meta.json").read_text()).get("features", [])
+    if "scrolled-back-during-answer" in features:
+        assert len(got) == len(want) and all(g <= w for g, w in zip(got, want)) and sum(got) >= 1
+    else:
+        assert got == want
 
 
 @pytest.mark.parametrize("name", ["r3-vibe-resize-b-80x24", "r3-vibe-narrow-e-60x20"])
