@@ -200,6 +200,18 @@ def is_thinking_row(frame: Frame, y: int) -> bool:
 
 
 THINKING_SPINNER = regex.compile(r"^\s*[\u2800-\u28ff]\s+Thinking\.\.\.")
+#: a typed slash command in the input box
+SLASH_TYPED = regex.compile(r"^/[\w:-]+(\s.*)?$")
+
+
+def input_rule_row(frame: Frame) -> int | None:
+    """The first `── input ──` row of a frame (kept per frame: the box's text,
+    its slash command and the rows above it all start from it)."""
+    memo = frame.memo
+    if "kimi-input-rule" not in memo:
+        # INPUT_RULE is `^── input ─+`: a row that starts so matches
+        memo["kimi-input-rule"] = next((y for y, t in enumerate(frame.lines) if t.startswith("── input ─")), None)
+    return memo["kimi-input-rule"]
 
 
 def thinking_preview(frame: Frame) -> str | None:
@@ -208,7 +220,7 @@ def thinking_preview(frame: Frame) -> str | None:
     `...` where it is longer than the row)."""
     lines = frame.lines
     for y, t in enumerate(lines):
-        if THINKING_SPINNER.match(t) and y + 1 < len(lines) and lines[y + 1].strip():
+        if "Thinking..." in t and THINKING_SPINNER.match(t) and y + 1 < len(lines) and lines[y + 1].strip():
             spans = frame.styles[y + 1]
             if spans and all(sp[4] & FLAG_ITALIC for sp in spans):
                 text = lines[y + 1].strip()
@@ -239,7 +251,7 @@ def box_text(frame: Frame) -> str | None:
     shorter row ended with a typed newline.
     """
     lines = frame.lines
-    top = next((y for y, t in enumerate(lines) if INPUT_RULE.match(t)), None)
+    top = input_rule_row(frame)
     if top is None:
         return None
     rows: list[str] = []
@@ -469,9 +481,11 @@ class KimiProfile(ChromeProfile):
             box = self._input_text(f)
             if box is not None and not box and typed:
                 slash_open = True  # the slash command left the box: it was sent
-            above_box = True
+            box_top = input_rule_row(f)
+            if box_top is None:
+                box_top = len(f.lines)
             for y, t in enumerate(f.lines):
-                above_box = above_box and not INPUT_RULE.match(t)
+                above_box = y < box_top
                 if t not in first_seen:
                     first_seen[t] = f.time
                     first_order[t] = nth
@@ -523,11 +537,11 @@ class KimiProfile(ChromeProfile):
     @staticmethod
     def _input_text(frame: Frame) -> str | None:
         """The input box's slash command ("" for other text), None when no box is drawn."""
-        for y, t in enumerate(frame.lines):
-            if INPUT_RULE.match(t) and y + 1 < len(frame.lines):
-                s = frame.lines[y + 1].strip()
-                return s if regex.match(r"^/[\w:-]+(\s.*)?$", s) else ""
-        return None
+        y = input_rule_row(frame)
+        if y is None or y + 1 >= len(frame.lines):
+            return None
+        s = frame.lines[y + 1].strip()
+        return s if SLASH_TYPED.match(s) else ""
 
     # -- turns ------------------------------------------------------------
     def label(self, lines: list[TLine]) -> list[Labeled]:
