@@ -46,7 +46,12 @@ _CLEAR = r"\[[23]J|c"
 _ACCEPT = r"\[\?2004l"
 # An escape or CSI sequence left unfinished at the end of a write.
 _PARTIAL = re.compile(r"\x1b(?:\[[0-9;?]*)?\Z")
-_STATE_END = re.compile(f"\x1b(?:(?P<home>{_HOME})|(?P<show>{_SHOW})|(?P<clear>{_CLEAR})|(?P<accept>{_ACCEPT}))")
+# The cursor going home and erasing row after row down the screen (EL 2,
+# cursor down, ...): a clear written by hand (Claude Code before it reprints
+# its conversation, e.g. after /compact); a mark when it covers the screen.
+_WIPE = r"\[(?:1?;?1?)?H(?:\x1b\[2K\x1b\[1?B){8,}"
+_STATE_END = re.compile(f"\x1b(?:(?P<wipe>{_WIPE})|(?P<home>{_HOME})|(?P<show>{_SHOW})|(?P<clear>{_CLEAR})"
+                        f"|(?P<accept>{_ACCEPT}))")
 
 
 class SpanCache:
@@ -293,7 +298,17 @@ class FrameBuilder:
             data, self._carry = data[:cut.start()], data[cut.start():]
         pos = 0
         for m in _STATE_END.finditer(data):
-            if m.group("home"):
+            if m.group("wipe"):
+                if m.start() > pos:
+                    feed(data[pos:m.start()])
+                    pos = m.start()
+                if self._dirty and not self.screen.synchronized:
+                    self.take("home")
+                feed(data[pos:m.end()])
+                pos = m.end()
+                if m.group().count("\x1b[2K") >= self.screen.lines - 1:
+                    self._mark("clear")
+            elif m.group("home"):
                 if m.start() > pos:
                     feed(data[pos:m.start()])
                     pos = m.start()
