@@ -44,6 +44,9 @@ ALT_1049 = 1049 << 5
 ALT_1047 = 1047 << 5
 ALT_47 = 47 << 5
 SYNC_2026 = 2026 << 5
+#: grapheme cluster mode (DECSET 2027): the program counts a ZWJ emoji
+#: sequence (👩‍🍳) as one cluster two cells wide and places what follows there
+GRAPHEME_2027 = 2027 << 5
 _ALT_MODES = (ALT_1049, ALT_1047, ALT_47)
 
 Span = tuple[int, int, str, str, int]  # start, end, fg, bg, flags
@@ -612,6 +615,9 @@ class VirtualScreen(pyte.Screen):
                 continue
             if "\U0001f1e6" <= ch <= "\U0001f1ff" and self._pair_flag(ch):
                 continue
+            if GRAPHEME_2027 in self.mode and self._after_zwj():
+                self._combine(ch)  # joined to the cluster: no cell of its own
+                continue
             if w > cols:
                 w = cols  # a one-column terminal still shows the character
             x = cursor.x
@@ -656,6 +662,15 @@ class VirtualScreen(pyte.Screen):
         line[x] = prev._replace(data=prev.data + ch)
         self.dirty.add(self.cursor.y)
         return True
+
+    def _after_zwj(self) -> bool:
+        """The cell before the cursor ends in a zero-width joiner."""
+        x = self.cursor.x - 1
+        line = self.buffer[self.cursor.y]
+        cell = line.get(x) if x >= 0 else None
+        if cell is not None and cell.data == "" and x > 0:
+            cell = line.get(x - 1)
+        return cell is not None and cell.data.endswith("\u200d")
 
     def _combine(self, ch: str) -> None:
         """Attach a zero-width character (accent, VS16, ZWJ) to the cell before."""
