@@ -96,6 +96,10 @@ class ClaudeCodeProfile(ChromeProfile):
         LineRule("tool-call", "tool_call", r"^●\s+(?P<body>([A-Z][A-Za-z0-9_]*|mcp__\S+)\(.*)$"),
         LineRule("tool-output", "tool_result", r"^\s{0,4}⎿\s{1,3}(?P<body>.*)$"),
         LineRule("thinking", "thinking", rf"^\s*(∴|{STAR})\s+(?P<body>Thinking.*)$"),
+        # a background agent reporting back: `● Agent "Skim the notes" finished · 1s` (the UI's
+        # notice; the model's answer to it follows as an answer of its own)
+        LineRule("agent-notice", "chrome", r'^●\s+(?:Agent|Task)\s+"[^"]*"\s+(?:finished|failed|completed|'
+                 r'stopped|was stopped|killed)\b[^"]*$'),
         LineRule("answer", "assistant", r"^●\s(?P<body>.*)$"),
     )
 
@@ -186,6 +190,24 @@ class ClaudeCodeProfile(ChromeProfile):
                     seen |= rows
             yield f
 
+    def _laid_out(self, frames: Iterable[Frame]) -> Iterator[Frame]:
+        """Leave out full-screen frames still holding the layout of an older,
+        narrower width.
+
+        The input box's rules run the full width of the screen. Right after
+        the terminal grows, the screen still holds the old rows (the box's
+        rules stop short) until the TUI clears and redraws the conversation
+        at the new width. Taken as a view of the new width, those old rows
+        open the new layout, and the redraw, which shares no row with them,
+        would be stitched after them: a second copy of the conversation.
+        """
+        for f in frames:
+            if f.alternate:
+                top = self._input_box_top(f.lines)
+                if top is not None and len(f.lines[top].rstrip()) < f.columns - 1:
+                    continue
+            yield f
+
     def transcript(self, frames: Iterable[Frame]) -> list[TLine]:
         detailed: set[float] = set()
 
@@ -195,7 +217,7 @@ class ClaudeCodeProfile(ChromeProfile):
                     detailed.add(f.time)
                 yield f
 
-        lines = super().transcript(tap(self._new_text_only(frames)))
+        lines = super().transcript(tap(self._new_text_only(self._laid_out(frames))))
         # Ctrl+O in the inline renderer draws the detailed transcript (tool
         # output in full, thinking, time stamps) over the screen, and what
         # overflows scrolls into history; Ctrl+O again redraws the normal view
@@ -215,13 +237,17 @@ class ClaudeCodeProfile(ChromeProfile):
         for lb in labeled:
             if lb.kind == "tool_result" and prev == "system":
                 lb.kind = "cont"
-            # a tip wrapped at a narrow width: its next rows are the tip's too
-            if lb.kind == "cont" and above is not None and above.kind == "chrome" and above.rule == "tip":
+            # a tip wrapped at a narrow width: its next rows are the tip's too;
+            # so are the rows of a slash-menu entry whose description wrapped
+            # (indented to the description's column)
+            if (lb.kind == "cont" and above is not None and above.kind == "chrome"
+                    and (above.rule == "tip" or (above.rule == "slash-menu" and lb.line.text.startswith(" " * 8)))):
                 lb.kind = "chrome"
-                lb.rule = "tip"
+                lb.rule = above.rule
             above = lb
             if lb.kind not in ("blank", "chrome", "cont"):
                 prev = lb.kind
+        _records_to_tables(labeled)
         return labeled
 
     def make_turn(self, kind: str, text: str, members: list[Labeled]) -> Turn | list[Turn] | None:
@@ -239,7 +265,154 @@ class ClaudeCodeProfile(ChromeProfile):
             return Turn("tool_call", arg.rstrip(")").strip(), name=name.strip() or None)
         if kind == "tool_result":
             return Turn("tool_result", text)
+        if kind == "assistant":
+            text = _nested_numbers(text)
         return Turn(kind, text)
+
+
+NESTED_ITEM = regex.compile(r"^(?P<indent> +)(?P<mark>[a-z]{1,3})\. (?=\S)")
+_ROMAN = ((10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"))
+
+
+def _letters(k: int) -> str:
+    out = ""
+    while k > 0:
+        k -= 1
+        out = chr(97 + k % 26) + out
+        k //= 26
+    return out
+
+
+def _roman(k: int) -> str:
+    out = ""
+    for v, r in _ROMAN:
+        while k >= v:
+            out, k = out + r, k - v
+    return out
+
+
+def _nested_numbers(text: str) -> str:
+    """A numbered list inside another list is drawn with letters (`a.`,
+    `b.`) one level down and roman numerals (`i.`, `ii.`) two levels down;
+    the answer wrote numbers. Indented siblings whose markers count a, b,
+    c... or i, ii, iii... from the first are read back as 1, 2, 3."""
+    lines = text.split("\n")
+    done: set[int] = set()
+    for start, ln in enumerate(lines):
+        m = NESTED_ITEM.match(ln)
+        if start in done or not m or m.group("mark") not in ("a", "i"):
+            continue
+        indent = len(m.group("indent"))
+        count = _letters if m.group("mark") == "a" else _roman
+        siblings = []
+        for y in range(start, len(lines)):
+            row = lines[y]
+            lead = len(row) - len(row.lstrip(" "))
+            if row.strip() and lead < indent:
+                break
+            s = NESTED_ITEM.match(row)
+            if s and len(s.group("indent")) == indent:
+                if s.group("mark") != count(len(siblings) + 1):
+                    break
+                siblings.append(y)
+        for k, y in enumerate(siblings, 1):
+            row = lines[y]
+            lines[y] = " " * indent + str(k) + row[NESTED_ITEM.match(row).end() - 2:]
+            done.add(y)
+    return "\n".join(lines)
+
+
+# A row of a table drawn as records: "  key: value" (the value may be empty).
+RECORD_ROW = regex.compile(r"^\s*(?P<key>[^\s:][^:]{0,60}?):(?:\s+(?P<value>.*?))?\s*$")
+
+
+def _records_to_tables(labeled: list[Labeled]) -> None:
+    """A markdown table too wide for the screen is drawn as records: each
+    row of the table becomes `key: value` rows (one per column, keys from the
+    header) and a rule separates the records. Read back as a table, header
+    first, so the words come in the order the answer wrote them.
+
+    Only inside an answer, with at least two records holding the same keys
+    in the same order (a list of `key: value` lines alone is left as it is).
+    A row that does not read `key: value` continues the value above it (a
+    value the width wrapped)."""
+    n = len(labeled)
+    i = 0
+    while i < n:
+        lb = labeled[i]
+        if not (lb.kind == "chrome" and lb.rule == "rule"):
+            i += 1
+            continue
+        # the record above this rule: back to a blank row or the answer's marker row
+        j = i
+        while j > 0 and labeled[j - 1].kind in ("cont", "assistant") and labeled[j - 1].body.strip():
+            j -= 1
+            if labeled[j].kind == "assistant":
+                break
+        # (above it: the answer's marker, a blank row, or the rule of a record
+        # that scrolled away before a frame showed it)
+        if j == i or not (labeled[j].kind == "assistant" or (j > 0 and (
+                labeled[j - 1].kind == "blank" or (labeled[j - 1].kind == "chrome"
+                                                   and labeled[j - 1].rule == "rule")))):
+            i += 1
+            continue
+        if labeled[j].kind != "assistant" and not _inside_answer(labeled, j):
+            i += 1
+            continue
+        first = _record(labeled[j:i])
+        if first is None:
+            i += 1
+            continue
+        keys = [k for k, _ in first]
+        records = [first]
+        members = list(range(j, i + 1))
+        k = i + 1
+        while True:
+            e = k
+            while e < n and labeled[e].kind == "cont" and labeled[e].body.strip():
+                e += 1
+            rec = _record(labeled[k:e]) if e > k else None
+            if rec is None or [kk for kk, _ in rec] != keys:
+                break
+            records.append(rec)
+            members += range(k, e)
+            if e < n and labeled[e].kind == "chrome" and labeled[e].rule == "rule":
+                members.append(e)
+                k = e + 1
+                continue
+            break
+        if len(records) < 2:
+            i += 1
+            continue
+        table = ["| " + " | ".join(keys) + " |"] + ["| " + " | ".join(v for _, v in r) + " |" for r in records]
+        head = labeled[members[0]]
+        head.body = "\n".join(table)
+        for m in members[1:]:
+            labeled[m].kind, labeled[m].rule, labeled[m].body = "chrome", "table-record", ""
+        i = members[-1] + 1
+
+
+def _inside_answer(labeled: list[Labeled], j: int) -> bool:
+    """The row at j continues an answer (the last marker above it opened one)."""
+    for lb in reversed(labeled[:j]):
+        if lb.kind in ("blank", "cont", "chrome"):
+            continue
+        return lb.kind == "assistant"
+    return False
+
+
+def _record(rows: list[Labeled]) -> list[tuple[str, str]] | None:
+    """`key: value` pairs of one record's rows, or None when the rows are no record."""
+    out: list[tuple[str, str]] = []
+    for lb in rows:
+        m = RECORD_ROW.match(lb.body)
+        if m and not (out and lb.body.startswith(" ") and not m.group("value")):
+            out.append((m.group("key").strip(), (m.group("value") or "").strip()))
+        elif out:
+            out[-1] = (out[-1][0], (out[-1][1] + " " + lb.body.strip()).strip())
+        else:
+            return None
+    return out if len(out) >= 2 else None
 
 
 def _summary_turns(text: str) -> list[Turn]:  # type: ignore[return]
