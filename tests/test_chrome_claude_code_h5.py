@@ -201,3 +201,23 @@ def test_every_prompt_once_in_order(case: Path) -> None:
     prompts = [" ".join(t["text"].split()) for t in truth_of(case)["turns"]
                if t["role"] == "user" and not t.get("kind")]
     assert [" ".join(t.text.split()) for t in turns_of(case) if t.role == "user"] == prompts
+
+
+def test_what_the_cli_writes_in_the_users_place_is_no_prompt() -> None:
+    """Native files: a background agent's <task-notification>, the
+    '[Request interrupted by user]' marker and a /compact summary are
+    system turns, on every recording whose session holds one."""
+    from archive.discovery import discover
+    seen = 0
+    for case in CASES:
+        raw = "".join(p.read_text(encoding="utf-8") for p in (case / "native").rglob("*.jsonl"))
+        if not any(k in raw for k in ("<task-notification>", "[Request interrupted by user", "isCompactSummary")):
+            continue
+        seen += 1
+        for f in discover(case / "native"):
+            for conv in f.provider.parse(f.path).conversations:
+                for t in conv.turns:
+                    if t.role == "user":
+                        assert not t.text.startswith(("<task-notification>", "[Request interrupted")), case.name
+                        assert not t.text.startswith("This session is being continued"), case.name
+    assert seen >= 2

@@ -4,7 +4,9 @@ One line per event; `user`/`assistant` lines carry Anthropic messages
 (text, tool_use, tool_result, thinking blocks). Sidechain lines belong to
 subagents and are left out of the main thread; `isMeta` lines and local
 command echoes (`<command-name>`, `<local-command-stdout>`) are not
-prompts: they become system turns. `summary`/`ai-title` lines give the title.
+prompts: they become system turns, and so do what the CLI writes in the
+user's place (a background task's `<task-notification>`, `[Request interrupted
+by user]`, a `/compact` summary). `summary`/`ai-title` lines give the title.
 """
 from __future__ import annotations
 
@@ -17,6 +19,9 @@ from archive.providers.base import BaseProvider, ParseResult, iter_jsonl, need_o
 from archive.record import Conversation, Source, Turn, conversation_id, turn_key
 
 LOCAL = re.compile(r"^\s*<(command-name|command-message|local-command-stdout|local-command-stderr|command-args)>")
+# What the CLI puts in the user's place without the user typing it: a background
+# task reporting back, the marker of an interrupt (Esc, Ctrl+C, a rejected tool).
+NOT_TYPED = re.compile(r"^\s*(<task-notification>|\[Request interrupted by user\b[^\]]*\]\s*$)")
 TAG = re.compile(r"<[^>]+>")
 
 
@@ -51,7 +56,9 @@ class ClaudeCodeProvider(BaseProvider):
                 uid = d.get("uuid") or n
                 if kind == "user":
                     if isinstance(content, str):
-                        if d.get("isMeta") or LOCAL.match(content):
+                        # a /compact summary stands in for the turns it replaced
+                        if d.get("isMeta") or d.get("isCompactSummary") or LOCAL.match(content) \
+                                or NOT_TYPED.match(content):
                             text = TAG.sub("", content).strip()
                             if text:
                                 turns.append(Turn("system", text, ts=ts, key=turn_key(uid), raw=raw))
@@ -70,6 +77,10 @@ class ClaudeCodeProvider(BaseProvider):
                         elif block.get("type") == "text" and not d.get("isMeta"):
                             text = block.get("text", "")
                             if LOCAL.match(text) or text.startswith("<system-reminder>"):
+                                continue
+                            if d.get("isCompactSummary") or NOT_TYPED.match(text):
+                                turns.append(Turn("system", TAG.sub(" ", text).strip(), ts=ts,
+                                                  key=turn_key(uid, i), raw=raw))
                                 continue
                             turns.append(Turn("user", text, ts=ts, key=turn_key(uid, i), raw=raw))
                     continue
