@@ -83,7 +83,26 @@ WIDE_RANGE = regex.compile("[\u2e80-\U0010ffff]")
 IDEOGRAPH = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}\u3000-\u303f\uff00-\uffef]")
 
 
+#: id(cells) -> (cells, text, marked): a row's cells are the same tuple in
+#: every frame until the row changes, so each drawn row is marked once
+_BOLD_SEEN: dict[int, tuple[object, str, str]] = {}
+
+
 def _mark_ideograph_bold(text: str, cells: "tuple | None") -> str:
+    """`_marked_ideograph_bold`, once per drawn row."""
+    if cells is None:
+        return text
+    hit = _BOLD_SEEN.get(id(cells))
+    if hit is not None and hit[0] is cells and hit[1] == text:
+        return hit[2]
+    if len(_BOLD_SEEN) >= 8192:
+        _BOLD_SEEN.clear()
+    marked = _marked_ideograph_bold(text, cells)
+    _BOLD_SEEN[id(cells)] = (cells, text, marked)  # the entry holds the tuple: its id stays its own
+    return marked
+
+
+def _marked_ideograph_bold(text: str, cells: "tuple | None") -> str:
     """Bold text set between ideographs with no space (`处理**全角字符**（`) is a
     word of its own only through its markdown markers, which the screen shows
     as bold cells: such a bold run gets its `**` back. Anything else, and any
