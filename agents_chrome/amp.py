@@ -323,6 +323,23 @@ class AmpStitcher(Stitcher):
         return None
 
 
+#: (row text, alternate screen) -> the row as `AmpProfile.rows` gives it
+_ROW_SEEN: dict[tuple[str, bool], str] = {}
+
+
+def _row_text(ln: str, alternate: bool) -> str:
+    """A row with the orb and half-drawn borders blanked (see `AmpProfile.rows`)."""
+    if not alternate:
+        ln = OVERLAY.sub("", ln).rstrip()  # a menu drawn over the right side (e.g. after one Ctrl+C)
+    visible = ln.replace(" ", "")
+    orb = sum(1 for c in visible if c in ORB_GLYPHS)
+    grid = any(c in ln for c in "┬┼┴")  # a table's edge, not a half-drawn border
+    if ORB.match(ln) or (visible and not grid and (visible.count("─") >= max(5, 0.4 * len(visible))
+                                      or orb >= max(4, 0.3 * len(visible)))):
+        ln = ""
+    return ln
+
+
 def popup_rows(frame: Frame) -> range:
     """Rows of a menu box drawn over the conversation at the right (the one
     after a first Ctrl+C): its top corner stands well inside the row and its
@@ -424,20 +441,20 @@ class AmpProfile(ChromeProfile):
         alternate screen a row a popup is drawn over (the menu after one
         Ctrl+C) is None: covered, the stitcher keeps the row it hid."""
         out: list[str | None] = []
-        covered = popup_rows(frame) if frame.alternate else range(0)
+        alt = frame.alternate
+        covered = popup_rows(frame) if alt else range(0)
+        seen = _ROW_SEEN
+        if len(seen) > 50_000:
+            seen.clear()
         for y, ln in enumerate(without_scrollbar(frame, SCROLLBAR)):
             if y in covered:
                 out.append(None)
                 continue
-            if not frame.alternate:
-                ln = OVERLAY.sub("", ln).rstrip()  # a menu drawn over the right side (e.g. after one Ctrl+C)
-            visible = ln.replace(" ", "")
-            orb = sum(1 for c in visible if c in ORB_GLYPHS)
-            grid = any(c in ln for c in "┬┼┴")  # a table's edge, not a half-drawn border
-            if ORB.match(ln) or (visible and not grid and (visible.count("─") >= max(5, 0.4 * len(visible))
-                                              or orb >= max(4, 0.3 * len(visible)))):
-                ln = ""
-            out.append(ln)
+            # the same row text reads the same in every frame: worked out once
+            got = seen.get((ln, alt))
+            if got is None:
+                got = seen[(ln, alt)] = _row_text(ln, alt)
+            out.append(got)
         return out
 
     def viewport(self, frame: Frame) -> tuple[int, int] | None:
