@@ -182,13 +182,16 @@ def fold_redraws(lines: list[TLine], marks: "Iterable[int | tuple[int, int]]") -
         return lines
     lines = list(lines)
     shift = 0
+    words: list[tuple[str, int, int]] | None = None  # of `lines` as they are: made again after a fold
+    line_at: list[int] = []
     for mark in sorted(rows_at):
         live_rows = rows_at[mark]
         p = mark - shift
         if p <= 0 or p >= len(lines):
             continue
-        words = _words(lines, 0, len(lines))
-        line_at = [i for _, i, _ in words]
+        if words is None:
+            words = _words(lines, 0, len(lines))
+            line_at = [i for _, i, _ in words]
         # Rows on screen at the mark may still scroll into history after it,
         # ahead of the reprint: the reprint starts at one of the next rows.
         tried: set[int] = set()
@@ -218,6 +221,7 @@ def fold_redraws(lines: list[TLine], marks: "Iterable[int | tuple[int, int]]") -
             cut = max(s0, start)
             del lines[start:cut]
             shift += cut - start
+            words = None
             break
     return lines
 

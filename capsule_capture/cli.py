@@ -7,6 +7,7 @@ the archive grow without touching each other.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import sys
 from typing import Sequence
@@ -28,6 +29,11 @@ VERBS = {"record": "record", "watch": "watch", "cat": "cat", "screen": "screen",
          "fork": "fork", "mcp": "mcp_server", "doctor": "admin", "backup": "admin", "delete": "admin"}
 
 
+# Built once per process and verb: `main` called again in one process (tests, the
+# replay benchmark, a script replaying many recordings) parses with the same
+# parsers; building them (gettext look-ups for every help string) cost a
+# replay of a small recording more than its chrome rules.
+@functools.lru_cache(maxsize=None)
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="capsule-capture",

@@ -56,8 +56,9 @@ def run(args: argparse.Namespace) -> int:
     from capsule_capture.render import conversation_markdown, print_conversation
     conv = load_conversation(args.file, args.agent, args.size, args.timing)
     if args.format == "json":
-        json.dump(conv, sys.stdout, ensure_ascii=False, indent=1)
-        sys.stdout.write("\n")
+        # one write of the whole document (json.dump writes each of its many
+        # pieces through the text layer on its own)
+        sys.stdout.write(json.dumps(conv, ensure_ascii=False, indent=1) + "\n")
     elif args.format == "markdown":
         sys.stdout.write(conversation_markdown(conv))
     elif args.format == "text":
