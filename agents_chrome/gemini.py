@@ -27,11 +27,11 @@ from typing import Iterable
 import textwrap
 
 import regex
-from wcwidth import wcswidth
+from wcwidth import wcswidth, wcwidth
 
 from agents_chrome.profile import ChromeProfile
 from agents_chrome.rules import COMMON_CHROME, Labeled, LineRule
-from agents_chrome.transcript import TLine, fold_reprints, without_scrollbar
+from agents_chrome.transcript import TLine, without_scrollbar
 from agents_chrome.turns import Turn
 from screen.frames import Frame
 
@@ -100,7 +100,7 @@ class GeminiProfile(ChromeProfile):
 
     def transcript(self, frames: Iterable[Frame]) -> list[TLine]:
         self._inputs: list[tuple[float, str]] = []
-        return fold_reprints(_fold_alt_reprint(super().transcript(self._watch_input(frames))), LOGO)
+        return _fold_reprints(_fold_alt_reprint(super().transcript(self._watch_input(frames))))
 
     def _watch_input(self, frames: Iterable[Frame]) -> Iterable[Frame]:
         """Note each text the input band held when it was emptied (a submission), as frames pass."""
@@ -153,7 +153,7 @@ class GeminiProfile(ChromeProfile):
         if kind == "user":
             return Turn(kind, self._complete_prompt(text))
         if kind == "assistant":
-            return Turn(kind, _drop_rewrapped_repeats(text))
+            return Turn(kind, _join_wide_wraps(_drop_rewrapped_repeats(text)))
         return Turn(kind, text)
 
 
@@ -177,11 +177,35 @@ def _rejoin_wrapped(text: str, members: list[Labeled]) -> str:
             rows.append(body)
         ln = m.line
         carry = ln.wrapped and m.kind in ("user", "assistant", "cont")
-        cut = bool(ln.text) and ln.text[-1].isalnum() and (not ln.width or wcswidth(ln.text) >= ln.width)
+        # (a row ending in a wide character one cell short of the width is
+        # full too: the next wide character did not fit)
+        cut = bool(ln.text) and ln.text[-1].isalnum() and (
+            not ln.width or wcswidth(ln.text) >= ln.width - (wcwidth(ln.text[-1]) == 2))
     while len(rows) > 1 and not rows[-1].strip():
         rows.pop()
     head, rest = rows[0].rstrip(), textwrap.dedent("\n".join(r.rstrip() for r in rows[1:]))
     return head + ("\n" + rest if len(rows) > 1 else "")
+
+
+def _join_wide_wraps(text: str) -> str:
+    """Rows Gemini wrapped inside a run of wide characters, joined again.
+
+    Chinese and Japanese have no spaces, so a paragraph breaks wherever the
+    row is full, inside a word. A row that ends and the next that starts
+    with a wide character, the first as wide as the answer's widest row
+    (less the wide cell it could not fit), is one line cut by the width."""
+    rows = text.split("\n")
+    if len(rows) < 2 or not any(wcwidth(c) == 2 for c in text):
+        return text
+    top = max(wcswidth(r.rstrip()) for r in rows)
+    out = [rows[0]]
+    for prev, nxt in zip(rows, rows[1:]):
+        prev, head = prev.rstrip(), nxt.lstrip()
+        if prev and head and wcwidth(prev[-1]) == 2 and wcwidth(head[0]) == 2 and wcswidth(prev) >= top - 2:
+            out[-1] = out[-1].rstrip() + head
+        else:
+            out.append(nxt)
+    return "\n".join(out)
 
 
 def _drop_rewrapped_repeats(text: str) -> str:
@@ -215,6 +239,40 @@ def _input_text(rows: list[str]) -> str | None:
     if not any(FOOTER.search(r) for r in rows[end + 1:end + 4]):
         return None
     return "\n".join(out).strip()
+
+
+def _fold_reprints(lines: list[TLine], compare: int = 6) -> list[TLine]:
+    """`fold_reprints` at the logo, comparing drawn rows whole: a history row
+    the terminal wrapped when the window narrowed (a tip cut into
+    `…interacti` + `ons`) opens the older copy, the reprint at another width
+    draws it on one row; they are the same copy all the same."""
+    starts = [i for i, ln in enumerate(lines) if LOGO.search(ln.text)]
+    if len(starts) < 2:
+        return lines
+    bounds = starts + [len(lines)]
+
+    def heads(seg: list[TLine], n: int) -> list[str]:
+        rows: list[str] = []
+        carry = False
+        for ln in seg:
+            if carry and rows:
+                rows[-1] += ln.text
+            elif ln.text.strip():
+                rows.append(ln.text)
+            carry = ln.wrapped and bool(ln.text.strip())
+            if len(rows) > n:
+                break
+        return ["".join(r.split()) for r in rows[:n]]
+
+    keep: list[TLine] = list(lines[:starts[0]])
+    for k in range(len(starts)):
+        seg = lines[bounds[k]:bounds[k + 1]]
+        if k + 1 < len(starts):
+            a = heads(seg, compare)
+            if len(a) >= 2 and a == heads(lines[bounds[k + 1]:bounds[k + 2]], len(a)):
+                continue  # the next stretch reprints this one
+        keep.extend(seg)
+    return keep
 
 
 def _prompt_heads(lines: list[TLine]) -> list[str]:
@@ -311,7 +369,8 @@ def _label_bare_tools(labeled: list[Labeled]) -> None:
     the tool's name and its argument, two spaces apart
     (`  ✓  ReadFile  README.md`, `  ✓  WriteFile  a.py → Accepted (+5, -0)`);
     rows under it indented to the name's column or further (a written
-    file's numbered lines) are its output."""
+    file's numbered lines), or opening with `→` (the result of a call whose
+    row is too long to hold it), are its output."""
     i, n = 0, len(labeled)
     while i < n:
         lb = labeled[i]
@@ -326,7 +385,8 @@ def _label_bare_tools(labeled: list[Labeled]) -> None:
             t = labeled[j].line.text
             if not t.strip():
                 labeled[j].kind, labeled[j].rule, labeled[j].body = "blank", "blank", ""
-            elif len(t) - len(t.lstrip()) >= col and labeled[j].kind in ("cont", "assistant"):
+            elif (len(t) - len(t.lstrip()) >= col or t.lstrip().startswith("→ ")) and \
+                    labeled[j].kind in ("cont", "assistant"):
                 labeled[j].kind = "tool_result" if first else "cont"
                 labeled[j].rule, labeled[j].body, first = "tool-output", t.strip(), False
             else:
@@ -371,6 +431,14 @@ def _strip_gutters(labeled: list[Labeled]) -> None:
                 if labeled[j - 1].line.wrapped and labeled[j].kind == "cont":
                     j += 1  # the rest of a code row the terminal reflowed: no number of its own
                     continue
+                # a code row too long for the width goes on under the code
+                # column with a blank gutter; the numbers resume after it
+                k, col = j, len(m.group("indent")) + len(str(want - 1)) + 1
+                while (k < n and labeled[k].kind == "cont" and not GUTTER.match(labeled[k].line.text)
+                       and len(labeled[k].line.text) - len(labeled[k].line.text.lstrip()) >= col):
+                    k += 1
+                if k > j and k < n and (mk := GUTTER.match(labeled[k].line.text)) and int(mk.group("n")) == want:
+                    j = k
                 mj = GUTTER.match(labeled[j].line.text)
                 if labeled[j].kind in ("cont", "blank") and mj and int(mj.group("n")) == want:
                     run.append((j, mj))
