@@ -248,6 +248,7 @@ class ClaudeCodeProfile(ChromeProfile):
             if lb.kind not in ("blank", "chrome", "cont"):
                 prev = lb.kind
         _records_to_tables(labeled)
+        _prompts_that_look_like_commands(labeled)
         return labeled
 
     def make_turn(self, kind: str, text: str, members: list[Labeled]) -> Turn | list[Turn] | None:
@@ -268,6 +269,28 @@ class ClaudeCodeProfile(ChromeProfile):
         if kind == "assistant":
             text = _nested_numbers(text)
         return Turn(kind, text)
+
+
+SLASH_NAME = regex.compile(r"^/[\w:-]+(?=\s|$)")
+
+
+def _prompts_that_look_like_commands(labeled: list[Labeled]) -> None:
+    """`❯ /something` is a slash command the CLI ran, or a prompt that starts
+    with a slash (a path: `/var/log keeps growing`) which the CLI sent to the
+    model. A command's name is one token (`/compact`, `/review:pr`); and a
+    local command draws its output under `⎿`, never an answer. A row whose
+    first token is no command name (a second slash), or a sentence the model
+    answers (the next block is an answer, a tool call or thinking), is a
+    prompt."""
+    for k, lb in enumerate(labeled):
+        if lb.kind != "system" or lb.rule != "slash-command":
+            continue
+        following = next((x for x in labeled[k + 1:] if x.kind not in ("blank", "chrome", "cont")), None)
+        # (a command that expands into a prompt, `/init`, is answered too: it
+        # takes a sentence after the slash word to read an answered row as one)
+        if not SLASH_NAME.match(lb.body) or (len(lb.body.split()) >= 3 and following is not None
+                                              and following.kind in ("assistant", "tool_call", "thinking")):
+            lb.kind, lb.rule = "user", "prompt"
 
 
 NESTED_ITEM = regex.compile(r"^(?P<indent> +)(?P<mark>[a-z]{1,3})\. (?=\S)")

@@ -221,3 +221,24 @@ def test_what_the_cli_writes_in_the_users_place_is_no_prompt() -> None:
                         assert not t.text.startswith(("<task-notification>", "[Request interrupted")), case.name
                         assert not t.text.startswith("This session is being continued"), case.name
     assert seen >= 2
+
+
+def test_prompts_that_start_with_a_slash_are_prompts_and_commands_stay_commands() -> None:
+    """A prompt that opens with a path (`/var/log keeps growing ...`) is a
+    user turn; a local command the user ran (`/help`, `/clear`, `/compact`)
+    stays a system turn, on every recording that has either."""
+    prompts = commands = 0
+    for case in CASES:
+        truth = truth_of(case)["turns"]
+        typed = [t["text"] for t in truth if t["role"] == "user" and not t.get("kind") and t["text"].startswith("/")]
+        ran = [t["text"] for t in truth if t.get("kind") == "slash_command" and t["text"] != "/exit"]
+        if not typed and not ran:
+            continue
+        users = [" ".join(t.text.split()) for t in turns_of(case) if t.role == "user"]
+        for text in typed:
+            prompts += 1
+            assert " ".join(text.split()) in users, (case.name, text)
+        for text in ran:
+            commands += 1
+            assert text not in users, (case.name, text)
+    assert prompts >= 1 and commands >= 3
