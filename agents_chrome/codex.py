@@ -26,6 +26,7 @@ Screen anatomy:
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from typing import Iterable
 
 import regex
@@ -36,6 +37,7 @@ from agents_chrome.rules import Labeled, LineRule
 from agents_chrome.transcript import TLine
 from agents_chrome.turns import Turn
 from screen.frames import Frame
+from screen.vscreen import FLAG_BOLD, FLAG_ITALIC
 
 # A list typed in a prompt, as Codex renders the prompt's markdown: under the
 # prompt and a blank row, indented two, with a bullet or a number.
@@ -61,6 +63,119 @@ def full_bg(frame: Frame, y: int) -> str | None:
         if a[1] != b[0]:
             return None
     return next(iter(bgs))
+
+
+def _bg_run(frame: Frame, y: int) -> int | None:
+    """Where a row's one background run from column 0 ends (exclusive), when
+    nothing past it is styled: a card row, whatever width it was drawn at."""
+    spans = frame.styles[y]
+    if not spans or spans[0][0] != 0 or len({s[3] for s in spans}) != 1 or spans[0][3] == "default":
+        return None
+    for a, b in zip(spans, spans[1:]):
+        if a[1] != b[0]:
+            return None
+    return spans[-1][1]
+
+
+# A prompt card's rows after its `› ` row are marked with this character
+# (never drawn by Codex) so the labels can keep them in the prompt; rows()
+# adds it, label() takes it off.
+CARD_MARK = "\ue0c0"
+
+
+def _card_bg(frame: Frame, y: int) -> str | None:
+    """The row's background when it is a card row (one background across the width)."""
+    cells = frame.cells[y] if y < len(frame.cells) else None
+    if cells is not None and (not cells or cells[0].bg == "default"):
+        return None  # no background at its first cell (cheap: most rows)
+    return full_bg(frame, y)
+
+
+def _card_markdown(frame: Frame, y: int) -> str:
+    """A prompt card row with the markdown Codex rendered written back.
+
+    Codex renders the markdown of a submitted prompt in its card: `**b**`
+    shows bold, `*i*` italic, `` `c` `` as a run in another colour than the
+    row's own (default, or a quote's). A bold run that opens the row with
+    `#` is a heading (its `#` is drawn). A coloured run is inline code only
+    on a row that mixes it with text in the row's own colour and has one
+    such colour: a highlighted code block colours several tokens. Positions are terminal cells (a wide
+    character takes two); the `› ` marker cells are not the prompt's.
+    """
+    text = frame.lines[y]
+    cells = _cols(text)
+    n = len(cells)
+    spans = [(max(lo, 2), min(hi, n), fg, flags) for lo, hi, fg, _bg, flags in frame.styles[y] if hi > 2 and lo < n]
+    if not spans:
+        return text
+    lead = next((x for x in range(2, n) if cells[x] != " "), n)
+    marker = regex.match(r"(?:[•◦▪]|\d+[.)])\s", "".join(cells[lead:lead + 4]))
+    body_from = lead + (len(marker.group()) if marker else 0)
+    # the row's own colour: the one its body opens in; a quote (`> `) has
+    # its own, a highlighted code block's row has none (all tokens coloured)
+    base = next((fg for lo, hi, fg, flags in spans if lo <= body_from < hi), "default")
+    if base != "default" and "".join(cells[body_from:body_from + 2]) != "> ":
+        base = "\0"
+    plain = any(cells[x].strip() for lo, hi, fg, flags in spans if fg == base and not flags
+                for x in range(max(lo, body_from), hi))
+    plain = plain or (base == "default" and any(cells[x].strip() for x in range(body_from, n)
+                                                 if not any(lo <= x < hi for lo, hi, _f, _g in spans)))
+    colours = {fg for lo, hi, fg, flags in spans if fg not in ("default", base) and not flags and hi > body_from}
+    runs: list[list] = []  # [lo, hi, kind]
+    for lo, hi, fg, flags in spans:
+        kind = ("**" if flags & FLAG_BOLD else "*" if flags & FLAG_ITALIC
+                else "`" if fg in colours and plain and len(colours) == 1 and lo >= body_from else None)
+        if kind is None:
+            continue
+        if runs and runs[-1][1] == lo and runs[-1][2] == kind:
+            runs[-1][1] = hi
+        else:
+            runs.append([lo, hi, kind])
+    marks: dict[int, str] = {}
+    for lo, hi, kind in runs:
+        while lo < hi and cells[lo] == " ":
+            lo += 1
+        while hi > lo and cells[hi - 1] == " ":
+            hi -= 1
+        if lo >= hi or (kind == "**" and lo == lead and cells[lo] == "#"):
+            continue  # a heading: its `#` is drawn, the bold is the heading's
+        marks[lo] = marks.get(lo, "") + kind
+        marks[hi] = kind + marks.get(hi, "")
+    if not marks:
+        return text
+    return "".join(marks.get(x, "") + c for x, c in enumerate(cells)) + marks.get(n, "")
+
+
+def _stale(frame: Frame) -> bool:
+    """An alternate-screen frame taken after a resize, before Codex drew again.
+
+    Codex paints its composer card across the whole width on the screen's
+    last rows (only its footer under it). Right after the terminal grows,
+    before the redraw, the screen still holds the old drawing: a composer
+    that ends at the old width, or one with the new rows empty under it.
+    Such a view is no layout of the conversation (the composer and its
+    footer sit where text goes): it is left out.
+    """
+    if not frame.alternate:
+        return False
+    memo = getattr(frame, "memo", None)
+    if memo is not None and "codex-stale" in memo:
+        return memo["codex-stale"]
+    lines, n = frame.lines, len(frame.lines)
+    y = n - 1
+    while y >= 0 and not lines[y].strip() and not frame.styles[y]:
+        y -= 1
+    stale = False
+    for k in range(y, max(y - 5, -1), -1):
+        end = _bg_run(frame, k)
+        if end is not None:
+            # short of the right edge: drawn for a narrower screen; empty
+            # rows under its footer: drawn for a shorter one
+            stale = end < frame.columns or n - 1 - y > 2
+            break
+    if memo is not None:
+        memo["codex-stale"] = stale
+    return stale
 
 
 class CodexProfile(ChromeProfile):
@@ -89,6 +204,9 @@ class CodexProfile(ChromeProfile):
         LineRule("resume-hint", "chrome", r"^\s*(To continue this session, run:|codex resume\b.*|Or run codex resume\b.*)$"),
         LineRule("footer", "chrome", r"(\? for shortcuts|\? shortcuts|← for agents|enter/esc latest|esc to interrupt)"),
         LineRule("warning", "chrome", r"^\s*⚠\s"),
+        # `■ Conversation interrupted - …` after Esc / Ctrl+C (or a refused
+        # approval), and `■ <error>` when a turn fails: Codex's notice, not the answer's
+        LineRule("notice", "chrome", r"^■\s"),
         # the decision on an approval popup, left in the history as `✔ You
         # approved codex to run …` (`✗ You …` when refused): the user's act,
         # not the answer's words
@@ -105,6 +223,16 @@ class CodexProfile(ChromeProfile):
 
     # -- regions ----------------------------------------------------------
     def viewport(self, frame: Frame) -> tuple[int, int] | None:
+        memo = getattr(frame, "memo", None)
+        if memo is None:
+            return self._viewport(frame)
+        if "codex-vp" not in memo:  # asked by rows() and by the transcript
+            memo["codex-vp"] = self._viewport(frame)
+        return memo["codex-vp"]
+
+    def _viewport(self, frame: Frame) -> tuple[int, int] | None:
+        if _stale(frame):
+            return None
         n = len(frame.lines)
         end = n
         # The composer: the last background card, with footer rows under it.
@@ -122,15 +250,34 @@ class CodexProfile(ChromeProfile):
         for k in range(end - 1, max(end - 3, 0) - 1, -1):
             if "↓ Back to bottom" in frame.lines[k]:
                 end = k
+                # Scrolled back after the terminal changed width: older
+                # history laid out anew, in the middle of a document laid
+                # out at the old width, where no row of it lines up. It
+                # holds nothing the live views did not show: left out.
+                if frame.columns != getattr(self, "_live_width", frame.columns):
+                    return None
                 break
         start = 0
-        # A sticky header: one background row at the top, no card around it.
-        if n > 1 and full_bg(frame, 0) is not None and full_bg(frame, 1) is None and frame.lines[0].strip():
+        # A sticky header: one background row at the top, no card of its
+        # colour around it (a diff row of another colour may sit under it).
+        top = full_bg(frame, 0) if n > 1 and frame.lines[0].strip() else None
+        if top is not None and full_bg(frame, 1) != top:
             start = 1
         return (start, end)
 
     def main_viewport(self, frame: Frame) -> tuple[int, int] | None:
         return self.viewport(frame)
+
+    def transcript(self, frames: Iterable[Frame]) -> list[TLine]:
+        self._live_width: int | None = None
+        self._card_bgs: set[str] = set()
+        return super().transcript(frames)
+
+    def _conversation_frame(self, frame: Frame) -> None:
+        """The width of the last view at the bottom of the conversation (not scrolled back)."""
+        if frame.alternate and not _stale(frame) and not any(
+                "↓ Back to bottom" in ln for ln in frame.lines[-8:]):
+            self._live_width = frame.columns
 
     def rows(self, frame: Frame) -> list[str]:
         """Alternate-screen rows with the empty stretch inside the view closed up.
@@ -147,7 +294,7 @@ class CodexProfile(ChromeProfile):
         if vp is None:
             return lines
         a, b = vp
-        seg = lines[a:b]
+        seg = [self._card_row(frame, y) for y in range(a, b)]
         out: list[str] = []
         removed = 0
         run = 0
@@ -167,9 +314,32 @@ class CodexProfile(ChromeProfile):
         out.extend([""] * run)
         return lines[:a] + [""] * removed + out + lines[b:]
 
+    def _card_row(self, frame: Frame, y: int) -> str:
+        """A row of the view; a prompt card's row with its markdown written back,
+        its rows after the `› ` row marked (CARD_MARK) as the prompt's.
+
+        The card's background is learned from rows that open with `› ` (the
+        prompt's first row), so a card whose first row scrolled away is
+        still known by its colour; diff rows have cards of other colours.
+        """
+        text = frame.lines[y]
+        bg = _card_bg(frame, y)
+        if bg is None:
+            return text
+        if text.startswith("› "):
+            self._card_bgs.add(bg)
+            return _card_markdown(frame, y)
+        if bg not in self._card_bgs or not text.strip():
+            return text
+        return CARD_MARK + _card_markdown(frame, y)
+
     # -- turns ------------------------------------------------------------
     def label(self, lines: list[TLine]) -> list[Labeled]:
+        card = [ln.text.startswith(CARD_MARK) for ln in lines]
+        lines = [replace(ln, text=ln.text[len(CARD_MARK):]) if c else ln for ln, c in zip(lines, card)]
         labeled = super().label(lines)
+        _card_rows(labeled, card)
+        _inline_card_rows(labeled)
         _drop_reprinted(labeled)
         _prompt_lists(labeled)
         # The header card's rows under `>_ OpenAI Codex` (the directory, with
@@ -236,7 +406,8 @@ class CodexProfile(ChromeProfile):
         if kind == "user":
             # a rendered bullet stands for the `- ` it was typed as
             rows = [regex.sub(r"^(\s*)[•◦▪]\s", r"\1- ", r) for r in _join_wide_wraps(text).splitlines()]
-            return Turn("user", "\n".join(r for r in rows if r.strip()))
+            # a bold run the card wrapped is one run: `**a**` / `**b**` -> `**a` / `b**`
+            return Turn("user", regex.sub(r"\*\*\n(\s*)\*\*", r"\n\1", "\n".join(r for r in rows if r.strip())))
         if kind == "assistant":
             return Turn(kind, _join_wide_wraps(_tables_as_markdown(text)))
         return Turn(kind, text)
@@ -551,6 +722,55 @@ def _drop_reprinted(labeled: list[Labeled]) -> None:
             lb = labeled[i]
             if lb.kind != "blank":
                 lb.kind, lb.rule, lb.body = "chrome", "reprinted", ""
+
+
+def _card_rows(labeled: list[Labeled], card: list[bool]) -> None:
+    """Rows rows() marked as a prompt card's are the prompt's, with the
+    blank rows between them (Codex spaces the card's markdown blocks)."""
+    last = None  # the prompt row or card row the next card row continues
+    for k, lb in enumerate(labeled):
+        if card[k]:
+            lb.kind, lb.rule, lb.body = "cont", "prompt-card", lb.line.text
+            if last is not None:
+                for g in range(last + 1, k):
+                    labeled[g].kind, labeled[g].rule, labeled[g].body = "cont", "prompt-card", ""
+            last = k
+        elif lb.kind == "user":
+            last = k
+        elif lb.kind != "blank":
+            last = None
+
+
+def _inline_card_rows(labeled: list[Labeled]) -> None:
+    """Inline mode: the rows of a prompt's card after a blank row are the prompt's.
+
+    Codex spaces the blocks of a markdown prompt (a heading, a quote, a
+    list, a code block) with blank rows inside its card, every row indented
+    two; in the normal scrollback the card's background is gone. Everything
+    Codex draws after a prompt opens at column 0 (`• ` answers and calls,
+    `■ ` notices, `✔ ` decisions) or is chrome (`Worked for`, tips): rows
+    indented two before any of those are the card's.
+    """
+    n = len(labeled)
+    for i, lb in enumerate(labeled):
+        if lb.kind != "user" or lb.line.source == "alt":
+            continue
+        j, last = i + 1, i
+        while j < n:
+            t = labeled[j]
+            text = t.line.text
+            if t.line.source == "alt" or t.kind == "chrome" or t.kind == "user" or t.kind == "system":
+                break
+            if text.strip():
+                if not text.startswith("  "):
+                    break
+                last = j
+            j += 1
+        for g in range(i + 1, last + 1):
+            t = labeled[g]
+            if t.kind == "blank" or t.kind in ("assistant", "cont", "tool_call", "tool_result"):
+                t.kind, t.rule = "cont", "prompt-card"
+                t.body = t.line.text if t.line.text.strip() else ""
 
 
 def _prompt_lists(labeled: list[Labeled]) -> None:

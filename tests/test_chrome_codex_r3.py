@@ -112,14 +112,15 @@ APPROVED = [c for c in CASES if any(t["role"] == "tool_call" and t.get("input", 
 
 @pytest.mark.parametrize("case", APPROVED, ids=ids(APPROVED))
 def test_approval_decision_is_a_system_turn(case: Path) -> None:
-    """`✔ You approved codex to run …` is the user's act, not answer text."""
+    """`✔ You approved codex to run …` (`✗ You canceled the request to run …`
+    when refused) is the user's act, not answer text."""
     segs = by_prompt(conv(case)["turns"])
     asked = [s for s, t in zip(segs, by_prompt(truth(case)["turns"]))
              if any(c.get("input", {}).get("sandbox_permissions") == "require_escalated" for c in t["tools"])]
     assert asked
     for s in asked:
-        assert any(x.startswith("You approved") for x in s["system"])
-        assert not any("You approved" in a for a in s["assistant"])
+        assert any(re.match(r"You (approved|canceled|denied)\b", x) for x in s["system"]), s["system"]
+        assert not any(re.search(r"You (approved|canceled|denied)\b", a) for a in s["assistant"])
 
 
 @pytest.mark.parametrize("case", CASES, ids=ids(CASES))
