@@ -54,6 +54,7 @@ PANEL_VERBS = {"wrote": "write", "todos": "todowrite"}
 
 #: a row of a table drawn as a box grid in an answer: its cells, or a border
 GRID_CELLS = regex.compile(r"^(?P<ind>\s+)│(?P<cells>(?:[^│]*│){2,})$")
+RULE_ROW = regex.compile(r"^(?P<ind>\s{3,})─{3,}$")
 GRID_BORDER = regex.compile(r"^(?P<ind>\s+)[┌├└][─┬┼┴]+[┐┤┘]$")
 
 
@@ -69,10 +70,80 @@ def _table_row(text: str) -> str:
     if m:
         cells = [c.strip() for c in m.group("cells").split("│")[:-1]]
         return m.group("ind") + "│ " + " │ ".join(cells) + " │"
+    m = RULE_ROW.match(text)
+    if m:
+        # a markdown thematic break (`---`), drawn as a rule the width of the
+        # answer column: its source, the same at every width
+        return m.group("ind") + "---"
     m = GRID_BORDER.match(text)
     if m:
-        return m.group("ind") + regex.sub(r"─+", "─", text.strip())
+        # A rule is the same row under every table row and moves down under
+        # the last while the table streams: kept to its two corners, it is too
+        # short to anchor a view's place (rules alone would align a view that
+        # jumped past a whole screen with the rows it replaced)
+        edge = text.strip()
+        return m.group("ind") + edge[0] + edge[-1]
     return text
+
+
+Cells = tuple[str, ...]
+
+
+def _merge_grid_rows(rows: list[str], seen: dict[tuple[Cells, ...], tuple[Cells, ...]] | None = None
+                     ) -> list[str | None]:
+    """Rows of a box-grid table with each table row on one screen row.
+
+    OpenCode draws a rule (`├─┼─┤`) between every two table rows, so
+    consecutive cell rows with no rule between are one table row whose
+    cells were too long for their columns: the text goes on, cut by
+    character (a space kept where it fell), in the same column of the rows
+    under it. Joined cell by cell, a row reads the same at every width; a
+    narrow terminal otherwise draws it as rows that exist at no other width,
+    and the stitcher cannot align the table's drawings while it streams.
+
+    A table row at the very top of the screen may be cut: its first drawn
+    rows scrolled off. `seen` (kept across the frames of one recording)
+    maps the last drawn rows of every whole table row met so far to all of
+    them, so a cut row that was once drawn whole is read whole.
+    """
+    out: list[str | None] = []
+    group: list[tuple[str, Cells]] = []
+
+    def flush() -> None:
+        drawn = tuple(c for _, c in group)
+        if group and not out:
+            whole = seen.get(drawn) if seen is not None else None
+            if whole is not None:
+                drawn = whole
+            elif not all(c.strip() for c in drawn[0]):
+                # the screen's top row continues a table row cut off above it
+                # (a blank cell: that cell's text ended in the part above; the
+                # first row of a table row has text in every cell): what is
+                # left is no row, and it may stand for any
+                out.extend([None] * len(group))
+                group.clear()
+                return
+        elif seen is not None:
+            for k in range(1, len(drawn)):
+                seen[drawn[k:]] = drawn
+        ind = group[0][0] if group else ""
+        if len(drawn) > 1 and len({len(c) for c in drawn}) == 1:
+            cells = [" ".join("".join(parts).split()) for parts in zip(*drawn)]
+            out.append(ind + "│" + "│".join(cells) + "│")
+        else:
+            out.extend(ind + "│" + "│".join(c) + "│" for c in drawn)
+        group.clear()
+
+    for text in rows:
+        m = GRID_CELLS.match(text)
+        if m is None or (group and m.group("ind") != group[0][0]):
+            flush()
+        if m is None:
+            out.append(text)
+        else:
+            group.append((m.group("ind"), tuple(m.group("cells").split("│")[:-1])))
+    flush()
+    return out
 
 
 def sidebar_start(frame: Frame) -> int | None:
@@ -183,6 +254,7 @@ class OpenCodeProfile(ChromeProfile):
         # sidebar's text.
         seen: dict[int, Counter[int | None]] = {}
         self._own_sidebar: dict[int, int] = {}
+        self._grid_seen: dict[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]] = {}
         for f in frames:
             if f.alternate and f.cells:
                 col = sidebar_start(f)
@@ -221,7 +293,7 @@ class OpenCodeProfile(ChromeProfile):
         rows = self.rows(frame)[vp[0]:vp[1]]
         out, block, opened = [], [], False
         for r in rows:
-            body = r.lstrip()
+            body = (r or "").lstrip()
             if not body.startswith(BAR):
                 block, opened = [], False
             elif not body[1:].strip():
@@ -232,7 +304,7 @@ class OpenCodeProfile(ChromeProfile):
                 block.append(body[1:])
         return out
 
-    def rows(self, frame: Frame) -> list[str]:
+    def rows(self, frame: Frame) -> list[str | None]:  # type: ignore[override]
         cuts = [c for c in (getattr(self, "_own_sidebar", {}).get(id(frame)),
                             getattr(self, "_sidebar", {}).get(frame.columns)) if c is not None]
         cut = min(cuts) if cuts else None
@@ -245,8 +317,52 @@ class OpenCodeProfile(ChromeProfile):
                 cells = frame.cells[y]
                 if x < len(cells) and cells[x].fg == cells[0].bg:
                     text = text[:x] + "│" + text[x + 1:]
-            out.append(_table_row(text.rstrip()))
-        return out
+            elif frame.cells and frame.cells[y] is not None and "*" not in text:
+                text = self._bold_marked(frame, y, text, cut)
+            out.append(text.rstrip())
+        vp = self.viewport(frame)
+        end = vp[1] if vp is not None else len(out)
+        # A table row drawn over several screen rows becomes one; the rows it
+        # gives up go blank at the conversation's foot (its trailing blanks are
+        # not conversation), so the viewport still ends where it did.
+        seen = getattr(self, "_grid_seen", None)
+        conv = [r if r is None else _table_row(r) for r in _merge_grid_rows(out[:end], seen)]
+        return conv + [""] * (end - len(conv)) + [_table_row(r) for r in out[end:]]
+
+    def _bold_marked(self, frame: Frame, y: int, text: str, cut: int | None) -> str:
+        """An answer row with its bold words between `**`, as the answer's
+        markdown source has them: OpenCode draws `**word**` as bold without
+        the marks, which joins a bold phrase to the text around it where no
+        space parts them (CJK: 面团的**最后发酵**不是 reads as one word)."""
+        spans = frame.styles[y]
+        if not any(s[4] & 1 for s in spans):
+            return text
+        rule = next((r for r in self.rules if r.match(text)), None)
+        if rule is None or rule.name != "answer" or text.lstrip().startswith("│"):
+            return text  # chrome, or a table (its header row is bold of itself)
+        cells = frame.cells[y]
+        end = len(cells) if cut is None else min(cut, len(cells))
+        parts: list[tuple[bool, str]] = []
+        for start, stop, _fg, _bg, flags in spans:
+            if start >= end:
+                break
+            chunk = "".join(c.data for c in cells[start:min(stop, end)])
+            bold = bool(flags & 1)
+            if parts and parts[-1][0] == bold:
+                parts[-1] = (bold, parts[-1][1] + chunk)
+            else:
+                parts.append((bold, chunk))
+        if not any(b and t.strip() for b, t in parts) or not any(not b and t.strip() for b, t in parts):
+            return text  # a heading or a row all of one weight: nothing to set apart
+        out = []
+        for bold, chunk in parts:
+            core = chunk.strip()
+            if bold and core:
+                lead = chunk[:len(chunk) - len(chunk.lstrip())]
+                tail = chunk[len(chunk.rstrip()):]
+                chunk = lead + "**" + core + "**" + tail
+            out.append(chunk)
+        return "".join(out)
 
     def dialog(self, frame: Frame) -> list[str] | None:
         box = inset_panel(frame)
@@ -302,6 +418,49 @@ class OpenCodeProfile(ChromeProfile):
             if title_due and lb.rule == "tool-output" and PANEL_HEAD.match(lb.line.text):
                 lb.kind, lb.rule = "tool_call", "panel-tool"
             title_due = False
+        # Before its panel, a write or edit shows one row, `← Write plan.md`.
+        # When the panel's first drawing jumps past it (a long file fills the
+        # screen at once) both rows stay: the row the panel took over is no
+        # second call.
+        for i, lb in enumerate(labeled):
+            m = PANEL_HEAD.match(lb.line.text) if lb.rule == "panel-tool" else None
+            if not m:
+                continue
+            name = m.group("name").lower()
+            call = (PANEL_VERBS.get(name, name), (m.group("arg") or "").strip())
+            for before in reversed(labeled[:i]):
+                if before.kind in ("blank", "chrome"):
+                    continue
+                t = TOOL_ICON.match(before.line.text) if before.rule == "tool-icon" else None
+                if t and (t.group("name").lower(), t.group("arg").strip()) == call:
+                    before.kind, before.rule = "chrome", "tool-pending"
+                break
+        # While a table's first rows stream, OpenCode shows its markdown source
+        # (`| Bed | Crop |`, cut where the stream is), then draws the grid in its
+        # place. When the grid's first drawing jumps past a whole screen, the
+        # source rows stay just above the grid: rows that spell the start of
+        # the grid's header are not answer text.
+        for i, lb in enumerate(labeled):
+            if lb.line.text.strip() != "┌┐" or i + 1 >= len(labeled):
+                continue
+            header = GRID_CELLS.match(labeled[i + 1].line.text)
+            if header is None:
+                continue
+            want = "".join(header.group("cells").replace("│", "").split())
+            end = i
+            while end > 0 and labeled[end - 1].kind == "blank" and i - end < 2:
+                end -= 1
+            k = end
+            while k > 0 and labeled[k - 1].kind == "assistant" and end - k < 6:
+                k -= 1
+            for j in range(k, end):
+                if not labeled[j].line.text.lstrip().startswith("|"):
+                    continue
+                got = "".join("".join(lb2.line.text for lb2 in labeled[j:end]).replace("|", "").split())
+                if len(got) >= 3 and want.startswith(got.rstrip("-:")):
+                    for lb2 in labeled[j:end]:
+                        lb2.kind, lb2.rule = "chrome", "table-source"
+                break
         # A bash panel still running shows a spinner for its `$`. When its
         # finished title never reached the screen (the panel scrolled out on
         # a short screen before it settled), the running title is the call.
