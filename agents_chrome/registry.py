@@ -74,11 +74,19 @@ def command_words(command: str) -> list[str]:
 SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "mksh", "fish", "tcsh", "csh", "ash", "busybox"})
 #: words that run the next word: `npx codex`, `sudo -E claude`, `env X=1 gemini`, `exec zsh`
 WRAPPERS = frozenset({"sudo", "env", "npx", "bunx", "pnpx", "exec", "time", "nohup", "command", "node",
-                      "nice", "uvx", "pipx", "doas", "timeout", "stdbuf", "caffeinate"})
+                      "nice", "uvx", "pipx", "doas", "timeout", "stdbuf", "caffeinate", "ionice", "chrt",
+                      "taskset", "unbuffer", "builtin", "noglob"})
 #: a wrapper's options that take the next word as their value (`env -u NAME`, `sudo -u dev`)
 ARG_OPTIONS = {"env": {"-u", "--unset", "-C", "--chdir"}, "sudo": {"-u", "-g", "-C", "-D", "-p", "-h", "-U", "-r", "-t"},
                "doas": {"-u", "-C"}, "nice": {"-n", "--adjustment"}, "timeout": {"-s", "--signal", "-k", "--kill-after"},
-               "npx": {"-p", "--package"}, "stdbuf": {"-i", "-o", "-e"}}
+               "npx": {"-p", "--package"}, "stdbuf": {"-i", "-o", "-e"}, "ionice": {"-c", "-n", "--class",
+               "--classdata"}, "taskset": {"-c", "--cpu-list"}}
+#: wrappers whose first plain word is a number (a priority, a CPU mask), not the command
+NUMBER_FIRST = frozenset({"chrt", "taskset"})
+NUMBER = regex.compile(r"^(?=.*\d)(?:0x)?[0-9a-fA-F,\-]+$")
+#: util-linux script(1): runs `-c CMD` (else the user's shell) and logs to its file argument
+SCRIPT_ARG_OPTIONS = {"-c", "--command", "-T", "--log-timing", "-I", "--log-in", "-O", "--log-out",
+                      "-B", "--log-io", "-m", "--logging-format", "-E", "--echo", "-o", "--output-limit"}
 #: package runners whose subcommand runs the next word: `pnpm dlx codex`, `uv tool run vibe`
 RUNNERS = {"npm": {"exec", "x"}, "pnpm": {"dlx", "exec"}, "yarn": {"dlx", "exec"}, "bun": {"x"},
            "uv": {"run", "tool"}, "pipx": {"run"}, "poetry": {"run"}}
@@ -103,6 +111,10 @@ def executable(words: list[str]) -> str | None:
         base = os.path.basename(w)
         if wrapper == "timeout" and DURATION.match(w):
             continue
+        if wrapper in NUMBER_FIRST and NUMBER.match(w):
+            continue
+        if base == "script":
+            return _script_runs(words[i:])
         if wrapper in RUNNERS and w in RUNNERS[wrapper]:  # type: ignore[operator]
             continue
         if base in WRAPPERS or base in RUNNERS:
@@ -110,6 +122,28 @@ def executable(words: list[str]) -> str | None:
             continue
         return w
     return None
+
+
+def _script_runs(args: list[str]) -> str:
+    """What `script [options] [file]` runs: the executable of its `-c` command,
+    else the user's shell (returned as `sh`). A shell recorded inside script(1)
+    is still a shell that may start agents."""
+    i = 0
+    while i < len(args):
+        a = args[i]
+        i += 1
+        if a in ("-c", "--command") and i < len(args):
+            return executable(command_words(args[i])) or "sh"
+        if a.startswith("--command="):
+            return executable(command_words(a.split("=", 1)[1])) or "sh"
+        if a in SCRIPT_ARG_OPTIONS:
+            i += 1
+        elif len(a) > 2 and a[0] == "-" and a[1:].isalpha() and f"-{a[-1]}" in SCRIPT_ARG_OPTIONS:
+            # a cluster of short options whose last one takes the next word (`-qc CMD`, `-fT FILE`)
+            if a[-1] == "c" and i < len(args):
+                return executable(command_words(args[i])) or "sh"
+            i += 1
+    return "sh"
 
 
 def from_command(command: str | None) -> str | None:

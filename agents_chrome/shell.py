@@ -52,6 +52,7 @@ PROMPT = regex.compile(r"^(?P<prompt>(?:\S[^\n]{0,120}?)?[$#%❯] |\S[^\n]{0,120
 RULE = regex.compile(r"^\s*[─━═╌╍┄┅┈┉\-_]{10,}\s*$")
 SHELLS = registry.SHELLS
 DETECT_FRAMES = 60  # frames of a run looked at for an agent's signature
+LEARN_FRAMES = 20  # frames looked at for the first prompt a shell drew
 
 
 @dataclass
@@ -64,6 +65,7 @@ class Run:
     end: int = 0
     agent: str | None = None
     head: list[str] = field(default_factory=list)  # a multi-line prompt's rows above the input row
+    rprompt: str = ""  # a right prompt drawn at the row's end (zsh RPROMPT, fish_right_prompt)
 
 
 def is_shell_command(command: str | None) -> bool:
@@ -89,33 +91,185 @@ def shell_input(frame: Frame) -> tuple[str, str] | None:
     if y >= len(frame.lines):
         return None
     row = frame.lines[y]
-    if y > 0 and _continues(frame, y - 1):
-        return None  # the wrapped tail of a long command line, not a prompt
     after = row[x:]
     # nothing after the cursor, or only a right-aligned prompt (zsh RPROMPT)
     if after.strip() and not (after.startswith("  ") and len(row) >= frame.columns - 2):
         return None
-    m = PROMPT.match(row[:x].ljust(x) if x > len(row) else row[:x])
+    top = prompt_row(frame)
+    # the cursor on the wrapped tail of a long command line (a raw log without timing
+    # shows only the line as accepted): the line is read from its first row, never
+    # the tail row alone, which may hold any text
+    line = "".join(frame.lines[j].ljust(frame.columns) for j in range(top, y)) + row[:x].ljust(x)
+    m = PROMPT.match(line)
     if m is None:
         return None
     # an agent's input row drawn between rules (Claude Code's `❯ ` box) is no shell prompt
-    near = [frame.lines[j] for j in (y - 1, y + 1) if 0 <= j < len(frame.lines)]
+    near = [frame.lines[j] for j in (top - 1, y + 1) if 0 <= j < len(frame.lines)]
     if any(RULE.match(t) for t in near):
         return None
     return m.group("prompt"), m.group("typed").rstrip()
 
 
 def prompt_row(frame: Frame) -> int:
-    """The screen row of the prompt a frame waits at: the cursor's, or, as
-    the line editor accepts a line, the first row the line was drawn on."""
+    """The screen row of the prompt a frame waits at: the first row of the
+    line the cursor is on (the cursor's own unless the line wrapped), or, as
+    the line editor accepts a line, of the line above the cursor."""
     y = frame.cursor[1]
-    if frame.reason != "accept":
-        return y
     wrapped = getattr(frame, "row_wrapped", None) or []
-    top = y - 1
+    top = y - 1 if frame.reason == "accept" else y
     while top > 0 and top - 1 < len(wrapped) and wrapped[top - 1]:
         top -= 1
     return top
+
+
+def _rprompt(frame: Frame) -> str:
+    """A right prompt on the cursor's row: text after the cursor, after a gap,
+    reaching the right edge (zsh RPROMPT, fish_right_prompt). It is no part of
+    the command typed left of it."""
+    x, y = frame.cursor
+    if frame.alternate or frame.reason == "accept" or y >= len(frame.lines):
+        return ""
+    row = frame.lines[y]
+    after = row[x:]
+    if after.startswith("  ") and after.strip() and len(row) >= frame.columns - 2:
+        return after.strip()
+    return ""
+
+
+def _cut_rprompt(text: str, rprompt: str) -> str:
+    """`text` without the right prompt at its end (kept when no gap sets it apart)."""
+    t = text.rstrip()
+    if rprompt and t.endswith(rprompt):
+        head = t[:-len(rprompt)]
+        if not head.strip() or head.endswith("  "):
+            return head.rstrip()
+    return text
+
+
+#: a learned prompt's mark may not be drawing: an agent's input box (`│ > `) is no prompt
+BOX_GLYPHS = regex.compile(r"^[\u2500-\u259f|+*=:#>\-]+$")
+
+
+@dataclass
+class Learned:
+    """A prompt shape `PROMPT` does not know, learned from the recording."""
+    mark: str  # the prompt's first word, at the left edge of every prompt row
+    prompt: str | None = None  # the whole prompt, when only accepted lines showed it
+
+
+def learn_prompt(frames: list[Frame]) -> Learned | None:
+    """The prompt a shell drew first, when `PROMPT` does not know its shape
+    (oh-my-zsh's `➜  proj git:(main) ✗ `, `λ `, `→ `): a shell's first output
+    is its prompt, and the shell then waits with the cursor right after it.
+
+    Structure: the cursor on a main-screen row whose text before it starts at
+    the left edge, with nothing after it but a right prompt. The first such
+    row ending in a space is the idle prompt: its first word is the mark of
+    later prompts (`_learned_input`; the directory and the git part change
+    from prompt to prompt). A log without timing shows each line only once
+    typed: there the prompt is what the first lines share, up to a space."""
+    rows: list[tuple[int, str]] = []
+    total = 0
+    for f in frames[:LEARN_FRAMES]:
+        total += len(f.scrolled)
+        if f.alternate:
+            break
+        if not any(t.strip() for t in f.lines):
+            continue
+        if shell_input(f) is not None:
+            return None  # a prompt PROMPT knows
+        x, y = f.cursor
+        if f.reason == "accept" or y >= len(f.lines):
+            continue
+        row = f.lines[y]
+        before, after = row.ljust(x)[:x], row[x:]  # rows come right-trimmed
+        if after.strip() and not _rprompt(f):
+            continue
+        if not before.strip() or before[0] == " " or len(before) > 160 or BOX_GLYPHS.match(before.split()[0]):
+            continue
+        if any(RULE.match(f.lines[j]) for j in (y - 1, y + 1) if 0 <= j < len(f.lines)):
+            continue
+        if not rows and before.endswith(" "):
+            return Learned(before.split()[0])
+        if not rows or rows[-1][0] != total + y:
+            rows.append((total + y, before))
+        elif len(before) > len(rows[-1][1]):
+            rows[-1] = (total + y, before)
+        if len(rows) >= 3:
+            break
+    if len(rows) < 2:
+        return None
+    shared = os.path.commonprefix([t for _, t in rows])
+    shared = shared[:shared.rfind(" ") + 1]
+    words = shared.split()
+    if not words or any(not t.startswith(words[0] + " ") for _, t in rows):
+        return None
+    return Learned(words[0], shared)
+
+
+def _learned_input(frame: Frame, learned: Learned, open_prompt: str | None) -> tuple[str, str] | None:
+    """(prompt, typed) for a shell whose prompt was learned (`learn_prompt`):
+    the cursor's row starts with the mark. On a row that already opened a run
+    the run's prompt splits it; on a new row the frame must show the prompt
+    idle (the cursor right after a space): what is typed later cannot be told
+    from the prompt otherwise."""
+    if frame.alternate:
+        return None
+    x, y = frame.cursor
+    if frame.reason == "accept":
+        if open_prompt is None:
+            return None
+        top = prompt_row(frame)
+        if x != 0 or top >= len(frame.lines) or not frame.lines[top].startswith(open_prompt):
+            return None
+        return open_prompt, (frame.lines[top][len(open_prompt):] + "".join(frame.lines[top + 1:y])).rstrip()
+    if y >= len(frame.lines) or (y > 0 and _continues(frame, y - 1)):
+        return None
+    row = frame.lines[y]
+    if not row.startswith(learned.mark + " "):
+        return None
+    if row[x:].strip() and not _rprompt(frame):
+        return None
+    if any(RULE.match(frame.lines[j]) for j in (y - 1, y + 1) if 0 <= j < len(frame.lines)):
+        return None
+    before = row.ljust(x)[:x]  # rows come right-trimmed
+    for known in (open_prompt, learned.prompt):
+        if known is not None and before.startswith(known):
+            return known, before[len(known):].rstrip()
+    if not before.endswith(" "):
+        return None
+    return before, ""
+
+
+def _relaid(prev: Frame, f: Frame) -> bool:
+    """The main screen may have been laid out again between two frames: a
+    resize (a reflow wraps or unwraps rows, a taller screen pulls rows back
+    from history) or the return from the alternate screen (reflowed to the
+    size the terminal has now). Absolute rows counted by scrolled lines no
+    longer hold across it."""
+    if f.alternate:
+        return False
+    return (f.reason == "resize" or any(why == "resize" for _, why in f.marks) or prev.alternate
+            or prev.columns != f.columns or prev.rows != f.rows)
+
+
+def _anchor_shift(f: Frame, base: int, run: Run) -> int:
+    """How far the open run's prompt row moved in a relaid frame: the row at or
+    above the cursor that shows its prompt and (the start of) its command,
+    nearest to where it was."""
+    want = run.command.strip()
+    best: tuple[int, int] | None = None
+    for y in range(min(f.cursor[1], len(f.lines) - 1) + 1):
+        row = f.lines[y]  # (rows come right-trimmed: an idle prompt lacks its last space)
+        if not row.startswith(run.prompt.rstrip()):
+            continue
+        rest = _cut_rprompt(row, run.rprompt)[len(run.prompt.rstrip()):].strip()
+        if rest != want and not (rest and want.startswith(rest)):
+            continue
+        d = run.prompt_abs - (base + y)  # type: ignore[operator]
+        if best is None or abs(d) < best[0]:
+            best = (abs(d), d)
+    return best[1] if best else 0
 
 
 def _accepted(frame: Frame) -> tuple[str, str] | None:
@@ -126,11 +280,13 @@ def _accepted(frame: Frame) -> tuple[str, str] | None:
     if x != 0 or y < 1 or y - 1 >= len(frame.lines):
         return None
     top = prompt_row(frame)
-    m = PROMPT.match(frame.lines[top])
+    if PROMPT.match(frame.lines[top]) is None:
+        return None
+    # the rows the line wrapped over are full: pad them back (a space at the edge was trimmed)
+    m = PROMPT.match("".join(frame.lines[j].ljust(frame.columns) for j in range(top, y - 1)) + frame.lines[y - 1])
     if m is None:
         return None
-    typed = m.group("typed") + "".join(frame.lines[top + 1:y])
-    return m.group("prompt"), typed.rstrip()
+    return m.group("prompt"), m.group("typed").rstrip()
 
 
 def _absolute(frames: list[Frame]) -> list[int]:
@@ -142,21 +298,37 @@ def _absolute(frames: list[Frame]) -> list[int]:
     return out
 
 
-def find_runs(frames: list[Frame], hist: list[int] | None = None) -> list[Run]:
+def find_runs(frames: list[Frame], hist: list[int] | None = None, learned: Learned | None = None) -> list[Run]:
+    """Runs at each new prompt row. `hist` (per frame, see `_absolute`) is
+    corrected in place where the screen was laid out again (`_relaid`): the
+    open run's prompt row keeps its absolute position, so a prompt redrawn
+    after a resize is not a new run and the rows after it line up.
+    `learned`: a prompt shape found in the recording (`learn_prompt`)."""
     hist = hist if hist is not None else _absolute(frames)
     runs: list[Run] = []
     for k, f in enumerate(frames):
+        if k > 0 and runs and runs[-1].prompt_abs is not None and _relaid(frames[k - 1], f):
+            d = _anchor_shift(f, hist[k], runs[-1])
+            if d:
+                for j in range(k, len(hist)):
+                    hist[j] += d
         si = shell_input(f)
+        if si is None and learned is not None:
+            last = runs[-1] if runs else None
+            same = last is not None and last.prompt_abs == hist[k] + prompt_row(f)
+            si = _learned_input(f, learned, last.prompt if same and last else None)
         if si is None:
             continue
         row_abs = hist[k] + prompt_row(f)
         if runs and runs[-1].prompt_abs == row_abs:
             if si[0] == runs[-1].prompt:
                 runs[-1].command = si[1]
+                # the latest right prompt: zsh draws it anew on a resize (`%*` shows a new time)
+                runs[-1].rprompt = _rprompt(f) or runs[-1].rprompt
             continue
         if not runs and k > 0:
             runs.append(Run(0, None))
-        runs.append(Run(k, row_abs, si[0], si[1]))
+        runs.append(Run(k, row_abs, si[0], si[1], rprompt=_rprompt(f)))
     for i, r in enumerate(runs):
         r.end = runs[i + 1].start if i + 1 < len(runs) else len(frames)
         if r.prompt_abs is not None:
@@ -222,6 +394,11 @@ def _submitted(frames: list[Frame], hist: list[int], run: Run) -> str | None:
         y = run.prompt_abs - hist[k]  # type: ignore[operator]
         last = y
         if 0 <= y < len(f.lines) and f.lines[y].startswith(run.prompt):
+            if run.rprompt:
+                # the right prompt is no part of the command, nor a row filled to the edge
+                lines = list(f.lines)
+                lines[y] = _cut_rprompt(lines[y], run.rprompt)
+                f = replace(f, lines=lines)
             text = f.lines[y][len(run.prompt):]
             # a command longer than the row goes on in the rows it wrapped onto: the
             # terminal's wrap flag, or (zsh moves the cursor itself) a full row with the
@@ -229,7 +406,8 @@ def _submitted(frames: list[Frame], hist: list[int], run: Run) -> str | None:
             while last + 1 < len(f.lines) and (_continues(f, last) or (
                     len(f.lines[last]) >= f.columns and f.cursor[1] > last)):
                 last += 1
-                text += f.lines[last]
+                # a wrapped row is full: a space at its edge was trimmed from the text
+                text = (run.prompt + text).ljust(f.columns * (last - y))[len(run.prompt):] + f.lines[last]
             if not y <= f.cursor[1] <= last:
                 # Enter (or Ctrl-C) was pressed: rows joined by width alone may be output;
                 # the rows the terminal wrapped are the line, kept when they extend what
@@ -237,9 +415,14 @@ def _submitted(frames: list[Frame], hist: list[int], run: Run) -> str | None:
                 j, line = y, f.lines[y][len(run.prompt):]
                 while _continues(f, j) and j + 1 < len(f.lines):
                     j += 1
-                    line += f.lines[j]
-                if best is None or line.strip().startswith(best):
-                    best = line.strip()
+                    line = (run.prompt + line).ljust(f.columns * (j - y))[len(run.prompt):] + f.lines[j]
+                ln = line.strip()
+                if best is None or ln.startswith(best):
+                    best = ln
+                elif ln and best.startswith(ln) and len(f.lines[j].rstrip()) < f.columns - 1:
+                    # what showed after the cursor while typing was a suggestion the shell
+                    # drew (fish, zsh-autosuggestions): Enter drops it, the row ends early
+                    best = ln
                 break
             best = text.strip()
         if not y <= f.cursor[1] <= last:
@@ -378,6 +561,8 @@ def _join_command(rows: list[str], run: Run, width: int) -> list[str]:
     full = f"{run.prompt}{run.command}".rstrip()
     if h >= len(rows) or not run.command or not rows[h].startswith(run.prompt):
         return rows
+    if run.rprompt:
+        rows = rows[:h] + [_cut_rprompt(rows[h], run.rprompt)] + rows[h + 1:]
     joined, k = rows[h], h + 1
     while k < len(rows) and joined.rstrip() != full:
         nxt = joined.ljust(width) + rows[k]
@@ -408,7 +593,7 @@ def split(frames: list[Frame], header: CastHeader, forced: str | None = None) ->
     if not is_shell_command(header.command) or not frames:
         return None
     hist = _absolute(frames)
-    runs = find_runs(frames, hist)
+    runs = find_runs(frames, hist, learn_prompt(frames))
     if not any(r.prompt_abs is not None for r in runs):
         return None
     classify(frames, runs, hist)
