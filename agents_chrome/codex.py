@@ -271,13 +271,39 @@ class CodexProfile(ChromeProfile):
     def transcript(self, frames: Iterable[Frame]) -> list[TLine]:
         self._live_width: int | None = None
         self._card_bgs: set[str] = set()
+        self._inline_marks: dict[str, str] = {}
         return super().transcript(frames)
 
     def _conversation_frame(self, frame: Frame) -> None:
-        """The width of the last view at the bottom of the conversation (not scrolled back)."""
-        if frame.alternate and not _stale(frame) and not any(
-                "↓ Back to bottom" in ln for ln in frame.lines[-8:]):
-            self._live_width = frame.columns
+        """The width of the last view at the bottom of the conversation (not
+        scrolled back); on the main screen, the markdown of prompt cards seen."""
+        if frame.alternate:
+            if not _stale(frame) and not any("↓ Back to bottom" in ln for ln in frame.lines[-8:]):
+                self._live_width = frame.columns
+        elif frame.cells:
+            self._learn_inline_cards(frame)
+
+    def _learn_inline_cards(self, frame: Frame) -> None:
+        """Inline mode: a prompt card is drawn with its styles before it
+        scrolls into history, where only its text is kept (and a resize
+        reprints it wrapped anew). A card whose styles say markdown (see
+        _card_markdown) is remembered by its words, for make_turn to give
+        the prompt its markdown back. The composer (the last card: what is
+        being typed) is no prompt yet."""
+        lines = frame.lines
+        bgs = {y: bg for y in range(len(lines)) if (bg := _card_bg(frame, y)) is not None}
+        opens = [y for y in bgs if lines[y].startswith("› ")]
+        for y0 in opens[:-1]:  # the last `› ` card is the composer
+            plain, marked = [], []
+            y = y0
+            while y in bgs and bgs[y] == bgs[y0]:
+                if lines[y].strip():
+                    plain.append(lines[y])
+                    marked.append(_card_markdown(frame, y))
+                y += 1
+            if marked != plain:
+                key = " ".join(" ".join(plain)[2:].split())
+                self._inline_marks[key] = "\n".join(marked)[2:]
 
     def rows(self, frame: Frame) -> list[str]:
         """Alternate-screen rows with the empty stretch inside the view closed up.
@@ -404,6 +430,8 @@ class CodexProfile(ChromeProfile):
         if kind == "system":
             return Turn("system", text)
         if kind == "user":
+            # inline mode: the markdown its card showed before it scrolled away
+            text = getattr(self, "_inline_marks", {}).get(" ".join(text.split()), text)
             # a rendered bullet stands for the `- ` it was typed as
             rows = [regex.sub(r"^(\s*)[•◦▪]\s", r"\1- ", r) for r in _join_wide_wraps(text).splitlines()]
             # a bold run the card wrapped is one run: `**a**` / `**b**` -> `**a` / `b**`

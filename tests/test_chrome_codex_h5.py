@@ -117,7 +117,7 @@ MD_INLINE = [c for c in CASES if inline(c)
 
 
 def test_some_recordings_have_markdown_prompts() -> None:
-    assert MD_ALT and MD_INLINE
+    assert MD_ALT and MD_INLINE and MD_INLINE_MARKUP
 
 
 @pytest.mark.parametrize("case", MD_ALT, ids=ids(MD_ALT))
@@ -141,6 +141,21 @@ def test_inline_prompt_blocks_stay_in_the_prompt(case: Path) -> None:
     for t in truth(case)["turns"]:
         if t["role"] == "user" and "\n" in t["text"] and not re.search(r"`|\*", t["text"]):
             assert norm(t["text"]) in users, t["text"]
+
+
+MD_INLINE_MARKUP = [c for c in CASES if inline(c)
+                    and any(t["role"] == "user" and MARKUP.search(t["text"]) for t in truth(c)["turns"])]
+
+
+@pytest.mark.parametrize("case", MD_INLINE_MARKUP, ids=ids(MD_INLINE_MARKUP))
+def test_inline_prompt_markdown_from_its_card_on_screen(case: Path) -> None:
+    """The scrollback keeps a card's text only; the card was on screen,
+    with its styles, before it scrolled away (and before a resize reprinted
+    it wrapped anew): the prompt gets its markdown back from there."""
+    got = [norm(t["text"]) for t in conv(case)["turns"] if t["role"] == "user"]
+    for t in truth(case)["turns"]:
+        if t["role"] == "user" and MARKUP.search(t["text"]):
+            assert norm(t["text"]) in got, t["text"]
 
 
 @pytest.mark.parametrize("case", CASES, ids=ids(CASES))
