@@ -130,6 +130,17 @@ class Stitcher:
                 votes[p - i] += 1
         return votes
 
+    def _conflicts(self, view: Sequence[Row], vd: Sequence[bool], o: int) -> int:
+        """Distinct view rows that the offset `o` puts over distinct document
+        rows they do not resemble."""
+        doc, m, c = self.doc, len(self.doc), 0
+        for i, ln in enumerate(view):
+            if vd[i] and 0 <= o + i < m:
+                d = doc[o + i]
+                if d != ln and _distinct(d) and not _resembles(d, ln):  # type: ignore[arg-type]
+                    c += 1
+        return c
+
     def _is_page_back(self, view: Sequence[Row], o: int) -> bool:
         """The view is a window of the document ending well before its end,
         give or take two rows the program pins to the bottom of the view."""
@@ -184,10 +195,8 @@ class Stitcher:
         # elsewhere, a cursor blink) brings the same view to the same
         # document: what the last add did is done again, without placing.
         memo = self._memo
-        # (the document is most often the very list the last add left: its
-        # identity answers before a row-by-row comparison)
         if (memo is not None and memo[1] == at_end and memo[0] == view
-                and self._indexed is self.doc and (memo[2] is self.doc or memo[2] == self.doc)):
+                and self._indexed is self.doc and memo[2] == self.doc):
             if memo[3] is not None:
                 self._apply(memo[3], time)
             return
@@ -217,6 +226,11 @@ class Stitcher:
         if votes:
             best_v = max(votes.values())
             tail = {o: v for o, v in votes.items() if o + n >= m - slack and v >= need and 2 * v >= best_v}
+            # an offset that lays more of the view's rows over other text than on
+            # their own copies is a repeated stretch matching by chance (rows every
+            # paragraph shares), not where the view is
+            if len(tail) > 1:
+                tail = {o: v for o, v in tail.items() if self._conflicts(view, vd, o) <= v} or tail
             if tail:
                 top_v = max(tail.values())
                 lo = min(o for o, v in tail.items() if 2 * v >= top_v)
