@@ -195,8 +195,10 @@ class Stitcher:
         # elsewhere, a cursor blink) brings the same view to the same
         # document: what the last add did is done again, without placing.
         memo = self._memo
+        # (the document is most often the very list the last add left: its
+        # identity answers before a row-by-row comparison)
         if (memo is not None and memo[1] == at_end and memo[0] == view
-                and self._indexed is self.doc and memo[2] == self.doc):
+                and self._indexed is self.doc and (memo[2] is self.doc or memo[2] == self.doc)):
             if memo[3] is not None:
                 self._apply(memo[3], time)
             return
