@@ -331,27 +331,30 @@ class OpenCodeProfile(ChromeProfile):
 
     def _bold_marked(self, frame: Frame, y: int, text: str, cut: int | None) -> str:
         """An answer row with its bold words between `**`, as the answer's
-        markdown source has them: OpenCode draws `**word**` as bold without
-        the marks, which joins a bold phrase to the text around it where no
-        space parts them (CJK: 面团的**最后发酵**不是 reads as one word)."""
+        markdown source has them: OpenCode draws `**word**` bold without the
+        marks, which joins a bold phrase to the text around it where no space
+        parts them (CJK: 面团的**最后发酵**不是 reads as one word). A row all
+        bold (a heading) is left as drawn. Italics are not marked: syntax
+        colouring sets keywords in code blocks in italics too."""
         spans = frame.styles[y]
         if not any(s[4] & 1 for s in spans):
             return text
         rule = next((r for r in self.rules if r.match(text)), None)
-        if rule is None or rule.name != "answer" or text.lstrip().startswith("│"):
+        if rule is None or rule.name != "answer" or GRID_CELLS.match(text) or GRID_BORDER.match(text):
             return text  # chrome, or a table (its header row is bold of itself)
         cells = frame.cells[y]
         end = len(cells) if cut is None else min(cut, len(cells))
-        parts: list[tuple[bool, str]] = []
+        weight = [False] * end  # spans leave out cells of the default style
         for start, stop, _fg, _bg, flags in spans:
-            if start >= end:
-                break
-            chunk = "".join(c.data for c in cells[start:min(stop, end)])
-            bold = bool(flags & 1)
+            if flags & 1:
+                weight[start:min(stop, end)] = [True] * max(0, min(stop, end) - start)
+        parts: list[tuple[bool, str]] = []
+        for x in range(end):
+            bold, ch = weight[x], cells[x].data
             if parts and parts[-1][0] == bold:
-                parts[-1] = (bold, parts[-1][1] + chunk)
+                parts[-1] = (bold, parts[-1][1] + ch)
             else:
-                parts.append((bold, chunk))
+                parts.append((bold, ch))
         if not any(b and t.strip() for b, t in parts) or not any(not b and t.strip() for b, t in parts):
             return text  # a heading or a row all of one weight: nothing to set apart
         out = []

@@ -151,3 +151,21 @@ def test_bold_words_keep_their_marks(screen_only, tmp_path_factory):
         # every word but a decomposed accent, which the screen composes (cafe\u0301 -> café)
         assert recall(answers(w).replace("e\u0301", "é"), answers(g)) == 1.0, g["user"]
     assert phrases >= 4
+
+
+def test_bold_in_a_quote_is_marked_but_not_in_a_table_row():
+    """A quote is one italic run after its grey bar: its bold phrase is marked
+    (the bar is no table). A table row's bold header cells are not: OpenCode
+    bolds a header of itself, the source has no marks there."""
+    from agents_chrome.opencode import PROFILE
+    from screen.frames import FrameBuilder
+
+    fb = FrameBuilder(60, 6)
+    frames = list(fb.feed_event(0.0, "o", (
+        "\x1b[?1049h\x1b[1;6H\x1b[38;5;244m│\x1b[0m \x1b[3m如果停电，先把\x1b[1m发酵箱\x1b[22m的门关好。\x1b[0m"
+        "\x1b[2;6H│\x1b[1m产品\x1b[0m│\x1b[1m温度\x1b[0m│"
+        "\x1b[4;3H\x1b[38;5;15m╹▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀\x1b[0m")))
+    frames += list(fb.finish())
+    rows = PROFILE.rows(frames[-1])
+    assert rows[0].strip() == "│ 如果停电，先把**发酵箱**的门关好。"
+    assert rows[1].strip() == "│ 产品 │ 温度 │"
