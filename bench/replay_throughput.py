@@ -22,8 +22,12 @@ stream measured once as recorded (never repeated to make it longer):
 
 The summary gives the WORST and the median recording, not the best.
 
-Usage: python bench/replay_throughput.py [--rounds 3] [--replay-rounds 1] [--only SUBSTR] [--no-replay]
-                                        [--big-mb 100] [--skip-big]
+With `--against REV` the screen of git revision REV (its `screen/` package,
+taken out of git under another name) is timed too, in the same rounds, so
+a change is measured against what it replaces under the same load.
+
+Usage: python bench/replay_throughput.py [--rounds 3] [--replay-rounds 1] [--only SUBSTR[,SUBSTR]] [--no-replay]
+                                        [--big-mb 100] [--skip-big] [--against REV]
 """
 from __future__ import annotations
 
@@ -68,8 +72,20 @@ def load(path: Path) -> tuple[int, int, Events, int]:
 clock = time.process_time  # CPU time: see the module docstring
 
 
-def ours(w: int, h: int, events: Events) -> float:
-    s = VirtualScreen(w, h, scrollback=10_000)
+def screen_of(rev: str, into: Path) -> type:
+    """`VirtualScreen` of git revision `rev`, imported as package `screen_<rev>`."""
+    name = "screen_" + "".join(c if c.isalnum() else "_" for c in rev)
+    tar = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "screen"], capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=tar, check=True)
+    (into / "screen").rename(into / name)
+    for f in (into / name).glob("*.py"):
+        f.write_text(f.read_text(encoding="utf-8").replace("from screen.", f"from {name}."), encoding="utf-8")
+    sys.path.insert(0, str(into))
+    return __import__(f"{name}.vscreen", fromlist=["VirtualScreen"]).VirtualScreen
+
+
+def ours(w: int, h: int, events: Events, screen: type = VirtualScreen) -> float:
+    s = screen(w, h, scrollback=10_000)
     feed, resize = s.feed, s.resize
     t0 = clock()
     for code, data in events:
@@ -208,13 +224,16 @@ def big_memory(mb: int) -> str:
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds per recording (best kept)")
-    ap.add_argument("--only", default="", help="recordings whose path contains this")
+    ap.add_argument("--only", default="", help="recordings whose path contains this (or any of a,b,c)")
     ap.add_argument("--replay-rounds", type=int, default=1, help="runs of the CLI per recording (best kept)")
     ap.add_argument("--no-replay", action="store_true", help="leave out the end-to-end replay column")
     ap.add_argument("--big-mb", type=int, default=100)
     ap.add_argument("--skip-big", action="store_true")
+    ap.add_argument("--against", default="", help="also time the screen of this git revision (e.g. HEAD)")
     a = ap.parse_args()
-    paths = [p for p in recordings() if a.only in str(p)]
+    tmp = tempfile.TemporaryDirectory()
+    other = screen_of(a.against, Path(tmp.name)) if a.against else None
+    paths = [p for p in recordings() if any(o in str(p) for o in a.only.split(","))]
     start = 0.0 if a.no_replay else startup_seconds(3)
     if not a.no_replay and paths:  # warm-up: imports and first-use caches out of the timings
         replay_seconds(paths[0], paths[0].parent.parent.name, 1)
@@ -226,17 +245,22 @@ def main() -> int:
         name = f"{p.parent.parent.parent.name[:6]}/{p.parent.parent.name}/{p.parent.name}"
         w, h, events, size = load(p)
         mb = size / 1e6
-        best = best_of({"ours": lambda: ours(w, h, events), "stock": lambda: stock(w, h, events)}, a.rounds)
+        fns = {"ours": lambda: ours(w, h, events), "stock": lambda: stock(w, h, events)}
+        if other is not None:
+            fns["other"] = lambda: ours(w, h, events, other)
+        best = best_of(fns, a.rounds)
         rep = None
         if not a.no_replay:
             agent = p.parent.parent.name
             rep = mb / replay_seconds(p, agent, a.replay_rounds)
         r = {"name": name, "mb": mb, "ours": mb / best["ours"], "stock": mb / best["stock"],
-             "ratio": best["stock"] / best["ours"], "replay": rep}
+             "ratio": best["stock"] / best["ours"], "replay": rep,
+             "against": best["stock"] / best["other"] if other is not None else None}
         rows.append(r)
         streams.append((name, w, h, "".join(d for c, d in events if c == "o")))
+        vs = "" if other is None else f"   {a.against}: {r['against']:5.1f}x"
         print(f"{name:52} {mb:6.2f} {r['ours']:7.2f} {r['stock']:6.2f} {r['ratio']:5.1f}x "
-              f"{'' if rep is None else f'{rep:7.2f}'}", flush=True)
+              f"{'' if rep is None else f'{rep:7.2f}'}{vs}", flush=True)
     xterm = xterm_rates(streams)
     if xterm:
         print("\nxterm.js headless (MB/s):")
@@ -250,6 +274,17 @@ def main() -> int:
         if vals:
             worst = min(rows, key=lambda r: r[key] if r[key] is not None else float("inf"))
             print(f"  {label:22} worst {min(vals):7.2f} ({worst['name']})  median {statistics.median(vals):7.2f}")
+    agents = sorted({r["name"].split("/")[1] for r in rows})
+    keys = [("ratio", "ours")] + ([("against", a.against)] if other is not None else [])
+    print("\nscreen vs HistoryScreen per agent (worst / median):")
+    for agent in agents:
+        mine = [r for r in rows if r["name"].split("/")[1] == agent]
+        print(f"  {agent:12} n={len(mine):3}  " + "   ".join(
+            f"{label} {min(r[k] for r in mine):5.1f}x / {statistics.median(r[k] for r in mine):5.1f}x"
+            for k, label in keys))
+    if other is not None:
+        vals = [r["against"] for r in rows]
+        print(f"  {'all':12} n={len(rows):3}  {a.against} worst {min(vals):5.1f}x median {statistics.median(vals):5.1f}x")
     if xterm:
         vals = [float(v) for v in xterm.values()]
         print(f"  {'xterm.js MB/s':22} worst {min(vals):7.2f}  median {statistics.median(vals):7.2f}")

@@ -44,8 +44,9 @@ _SCAN = re.compile(
     r"|(?P<priv>\?([0-9;]*+)([hl]))"
     r"|(?P<csi>([\x30-\x3f]*+)([\x20-\x2f]*+)([\x40-\x7e]))"
     r")"
-    # A line break and the text after it.
-    rf"|(?P<nl>(\r\n|\r|\n)({_TEXT_CLASS}*+))"
+    # Line breaks (`\r\r\n` from prompt_toolkit, runs of empty lines) and
+    # the text after them.
+    rf"|(?P<nl>([\r\n]++)({_TEXT_CLASS}*+))"
     r"|(?P<ctl>[\x00-\x1a\x1c-\x1f\x7f-\x9f])"
     # OSC, DCS, APC, PM, SOS up to BEL or ST.
     r"|(?P<str>\x1b([\]P_^X])(.*?)(?:\x07|\x1b\\|\x9c))"
@@ -108,6 +109,33 @@ _DECTCEM = modes.DECTCEM
 _DECOM = modes.DECOM  # origin mode: CUP is relative to the scroll margins
 _LNM = modes.LNM  # newline mode: LF also returns the carriage
 _IRM = modes.IRM  # insert mode: drawing shifts the row
+_DECAWM = modes.DECAWM  # autowrap
+_PRIV = _G["priv"]
+# DEC private modes that set_mode / reset_mode (pyte's and the screen's) do
+# more with than add to or drop from `mode`: column mode, reverse screen,
+# origin mode, autowrap, cursor visibility, alternate screens, synchronized
+# output.
+_PRIV_SPECIAL = frozenset({3, 5, 6, 7, 25, 47, 1047, 1049, 2026})
+
+
+class _PlainModes(dict):  # type: ignore[type-arg]
+    """Parameter text of `CSI ? n h/l` -> pyte's shifted mode code, for a
+    single mode that is only added to or dropped from `mode` (mouse
+    reporting, bracketed paste, cursor blink, focus events: what TUIs switch
+    around every redraw); 0 for anything else (several modes, special ones)."""
+
+    def __missing__(self, params: str) -> int:
+        code = 0
+        if params.isdigit():
+            n = _int(params)
+            if n not in _PRIV_SPECIAL:
+                code = n << 5
+        if len(self) < 4096:
+            self[params] = code
+        return code
+
+
+_PLAIN_MODES = _PlainModes()
 _LAT1 = charsets.LAT1_MAP
 
 
@@ -273,7 +301,7 @@ class Parser:
         self._hot = (self._draw, self._move, screen.erase_in_line, screen.index, screen.cursor_up,
                      screen.cursor_down, handlers, self._cup_cache, self._sgr_step, screen.pen_for,
                      screen.new_run, screen.narrow_known.get, screen.all_narrow, screen.unsplit_wide,
-                     screen._draw_mixed)
+                     screen._draw_mixed, screen.plain_row)
 
     def feed(self, data: str) -> None:
         if self._pending:
@@ -281,7 +309,7 @@ class Parser:
             self._pending = ""
         screen = self.screen
         (draw, move, erase_line, index, up, down, handlers, cup_cache, sgr_step, pen_for, new_run,
-         narrow_known, all_narrow, unsplit_wide, draw_mixed) = self._hot
+         narrow_known, all_narrow, unsplit_wide, draw_mixed, plain_row) = self._hot
         # What only the handler-table tokens can change is read once here
         # and again after each of them: the hot tokens below move the
         # cursor, set colours and draw, and never replace these objects.
@@ -352,18 +380,81 @@ class Parser:
                 text = m.group()
             elif i == _NL:
                 brk, text = m.group(_NL_BRK, _NL_TEXT)
+                # CR and LF in any order: a line feed (`index`) never reads
+                # or moves the column, so the order does not matter.
                 if brk == "\r":
                     cursor.x = 0
                 else:
-                    if brk == "\r\n":
+                    feeds = 1 if brk == "\r\n" else brk.count("\n")
+                    if not feeds or "\r" in brk or _LNM in mode:
                         cursor.x = 0
-                    index()
-                    if _LNM in mode:
-                        cursor.x = 0
+                    for _ in range(feeds):
+                        if margins is None and cursor.y < lines - 1:
+                            cursor.y += 1  # what `index` does here
+                        else:
+                            index()
                 if not text:
                     continue
             elif i == _EL:
-                erase_line(_EL_HOW[m.group(_EL_ARG)])
+                how = _EL_HOW[m.group(_EL_ARG)]
+                x = cursor.x
+                if how == 0 and 0 < x < cols:
+                    # To the end of a row with nothing drawn from the cursor
+                    # on (a redrawn row ending in EL), in a default
+                    # background: nothing to drop, no extent to keep
+                    # (`erase_in_line`'s first way out, without the call).
+                    if pen.attrs is not cursor.attrs:
+                        pen = pen_for(cursor.attrs)
+                        cursor.attrs = pen.attrs
+                    y = cursor.y
+                    line = buffer[y]
+                    if pen.erases_plain and line.__class__ is plain_row and (not line or max(line) < x):
+                        dirty_add(y)
+                        continue
+                erase_line(how)
+                continue
+            elif i == _PRIV:
+                # What set_mode / reset_mode do for one mode, without the
+                # calls: Codex brackets every redraw in ?2026 and ?25, Kimi
+                # in ?7, ?25 and ?12.
+                params, final = m.group(_PRIV_PARAMS, _PRIV_FINAL)
+                if params == "25":
+                    if final == "h":
+                        mode.add(_DECTCEM)
+                        cursor.hidden = False
+                    else:
+                        mode.discard(_DECTCEM)
+                        cursor.hidden = True
+                elif params == "2026":
+                    if final == "h":
+                        screen.synchronized = True
+                    elif screen.synchronized:
+                        screen.end_synchronized_update()
+                elif params == "7":
+                    if final == "h":
+                        if _DECAWM not in mode:
+                            screen._autowrap_on()
+                            mode.add(_DECAWM)
+                    elif _DECAWM in mode:
+                        screen._autowrap_off()
+                        mode.discard(_DECAWM)
+                else:
+                    code = _PLAIN_MODES[params]
+                    if code:
+                        if final == "h":
+                            mode.add(code)
+                        else:
+                            mode.discard(code)
+                    else:
+                        if last:
+                            screen._last_char = last[-1]
+                            last = ""
+                        screen._pen = pen
+                        handlers[i](m)  # type: ignore[index]
+                        pen = screen._pen
+                        cursor, buffer, dirty_add = screen.cursor, screen.buffer, screen.dirty.add
+                        cols, lines, mode, margins = screen.columns, screen.lines, screen.mode, screen.margins
+                        plain = not screen.charset and screen.g0_charset is _LAT1 and _IRM not in mode
                 continue
             else:
                 if last:
@@ -405,11 +496,13 @@ class Parser:
                 # words in the same places) is merged as a whole.
                 run_cells = pen.runs.get((x, text))
                 line.update(run_cells if run_cells is not None else new_run(pen, x, text))
-            else:
+            elif line.__class__ is plain_row:
                 cells = pen.cells
                 for ch in text:
                     line[x] = cells[ch]
                     x += 1
+            else:  # a row that tracks what is written (autowrap off): one call, not one per cell
+                line.update(zip(range(x, end), map(pen.cells.__getitem__, text)))
             cursor.x = end
             dirty_add(y)
             last = text

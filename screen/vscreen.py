@@ -190,13 +190,91 @@ class _NoWrapRow(Row):
         if not other:
             return
         m = max(other)
-        if m < self.size:  # all inside what the row holds: every cell counts
-            dict.update(self, other)
-            if m >= self.seen:
+        dict.update(self, other)
+        seen, size = self.seen, self.size
+        if m < size:  # all inside what the row holds: every cell counts
+            if m >= seen:
                 self.seen = m + 1
             return
-        for x, c in other.items():
-            self[x] = c
+        # `self[x] = c` for each in order (what it tracks reads no cell).
+        cols = self.owner.columns
+        lo = min(other)
+        if m < cols and len(other) == m - lo + 1 and list(other) == list(range(lo, m + 1)):
+            # Columns lo..m in order (every caller's case): cells inside what
+            # the row holds all count; past it, the first one not a default
+            # blank counts and grows the row, a step at a time.
+            top = m if m < size else size - 1
+            if top >= lo and top >= seen:
+                seen = top + 1
+            x = max(lo, size, seen)
+            while x <= m:
+                while x <= m and other[x] == _BLANK:
+                    x += 1
+                if x > m:
+                    break
+                size = _alloc(x + 1, cols)
+                top = m if m < size else size - 1
+                seen = top + 1
+                x = top + 1
+        else:
+            for x, c in other.items():
+                if x >= seen and (x < size or c != _BLANK):
+                    seen = x + 1
+                    if x >= size:
+                        size = _alloc(x + 1, cols)
+        self.seen, self.size = seen, size
+
+
+class _UntrackedRow(Row):
+    """A row that was on the screen when autowrap last went off and has not
+    been changed since. TUIs that switch autowrap off around every redraw
+    (Kimi: `?7l ... ?7h` per render) change a few rows each time; tracking
+    every row at each switch, and making each plain again after, was most of
+    their replay time. Such a row is tracked (`VirtualScreen._track`, from
+    its extent: the same as when autowrap went off, nothing changed it) only
+    when something first changes it while autowrap is off, and made a plain
+    `Row` when something first changes it with autowrap back on. A row left
+    unchanged needs neither: its extent covers all its cells, so settling it
+    drops nothing. Every mutator does this first (as of before the change);
+    `VirtualScreen._settle` does too, before an erase changes `used` or
+    `fill`; a resize tracks them all (`_track` sizes a row by the width).
+    Each screen has its own subclass whose `owner` is the screen, so
+    switching a row to it is one class assignment."""
+
+    owner: Any = None  # the screen
+
+    def __setitem__(self, x: int, c: Char) -> None:
+        self.owner._touch(self)
+        self[x] = c
+
+    def update(self, other: Any = (), **kw: Any) -> None:
+        self.owner._touch(self)
+        self.update(other, **kw)
+
+    def __delitem__(self, x: int) -> None:
+        self.owner._touch(self)
+        dict.__delitem__(self, x)
+
+    def pop(self, *args: Any) -> Any:
+        self.owner._touch(self)
+        return dict.pop(self, *args)
+
+    def popitem(self) -> Any:
+        self.owner._touch(self)
+        return dict.popitem(self)
+
+    def clear(self) -> None:
+        self.owner._touch(self)
+        dict.clear(self)
+
+    def setdefault(self, *args: Any) -> Any:
+        self.owner._touch(self)
+        return self.setdefault(*args)
+
+    def __ior__(self, other: Any) -> Any:
+        self.owner._touch(self)
+        self.update(other)
+        return self
 
 
 def _extent(line: Row) -> int:
@@ -293,10 +371,12 @@ class Pen:
     test, not a hash of a nine-field tuple (truecolour gradients change the
     attributes every cell or two)."""
 
-    __slots__ = ("attrs", "cells", "runs", "sgr")
+    __slots__ = ("attrs", "cells", "runs", "sgr", "erases_plain")
 
     def __init__(self, attrs: Char) -> None:
         self.attrs = attrs
+        # an erase with these attributes leaves default blanks (no background, not reverse)
+        self.erases_plain = attrs.bg == "default" and not attrs.reverse
         self.cells = _Cells(attrs)
         self.runs: dict[tuple[int, str], dict[int, Char]] = {}
         self.sgr: dict[str, Pen] = {}
@@ -397,12 +477,15 @@ class VirtualScreen(pyte.Screen):
         self._run_cells = 0  # cells held by all run caches
         self._last_char: str = ""
         self._blanks: dict[Char, Char] = {}
+        self._untracked_row = type("_UntrackedRow", (_UntrackedRow,), {"owner": self})
+        self._nowrap: list[Row] = []  # rows made `_NoWrapRow`s since autowrap went off
         super().__init__(columns, lines)
         self.buffer = self._new_buffer()
         self.parser = Parser(self)
         self.feed = self.parser.feed  # type: ignore[method-assign]  # one call less per output event
 
     # What the parser's inline drawing shares with `draw` (see `Parser.feed`).
+    plain_row = Row  # rows of this class take cells as a plain dict does
     narrow_known = _NARROW_TEXT
     all_narrow = staticmethod(_all_narrow)
     unsplit_wide = staticmethod(_unsplit_wide)
@@ -1013,6 +1096,7 @@ class VirtualScreen(pyte.Screen):
             return Row(self.default_char)
         row = _NoWrapRow(self.default_char)
         row.owner = self
+        self._nowrap.append(row)
         return row
 
     def _track(self, row: Row) -> None:
@@ -1021,11 +1105,18 @@ class VirtualScreen(pyte.Screen):
         row.owner = self
         row.seen = _extent(row)
         row.size = _alloc(row.seen, self.columns)
+        self._nowrap.append(row)
 
     def _settle(self, line: Row) -> bool:
         """Drop the default blanks past what tmux holds of the row (`_NoWrapRow`);
         whether any went (the row must then be read again for snapshots)."""
-        if type(line) is not _NoWrapRow or not line or line.fill is not None:
+        if type(line) is not _NoWrapRow:
+            if type(line) is Row or not isinstance(line, _UntrackedRow):
+                return False
+            self._touch(line)  # before the erase that follows changes it
+            if type(line) is not _NoWrapRow:
+                return False
+        if not line or line.fill is not None:
             return False
         keep = max(line.seen, line.used)
         if max(line) >= keep:
@@ -1041,18 +1132,40 @@ class VirtualScreen(pyte.Screen):
         return rows
 
     def _autowrap_off(self) -> None:
+        """Rows are tracked when first changed (`_UntrackedRow`), not now."""
+        cls = self._untracked_row
         for row in self._rows():
+            if row.__class__ is Row:
+                row.__class__ = cls
+        self._nowrap = []
+
+    def _touch(self, row: Row) -> None:
+        """An `_UntrackedRow` is about to change: tracked if autowrap is off, else plain again."""
+        if mo.DECAWM in self.mode:
+            row.__class__ = Row
+        else:
             self._track(row)
 
+    def _track_all(self) -> None:
+        """Track every row not tracked yet (before a resize changes the width `_track` reads)."""
+        if mo.DECAWM not in self.mode:
+            for row in self._rows():
+                if isinstance(row, _UntrackedRow):
+                    self._track(row)
+
     def _autowrap_on(self) -> None:
-        """Autowrap comes back: the rows drawn without it are settled, and plain again."""
-        for row in self._rows():
-            if type(row) is _NoWrapRow:
-                if self._settle(row):
-                    self.dirty.update(range(self.lines))
-                row.__class__ = Row
-                for name in ("owner", "seen", "size"):
-                    row.__dict__.pop(name, None)
+        """Autowrap comes back: the rows drawn without it are settled, and
+        plain again (the others are made plain when next changed)."""
+        if self._nowrap:
+            live = set(map(id, self._rows()))
+            for row in self._nowrap:
+                if type(row) is _NoWrapRow and id(row) in live:
+                    if self._settle(row):
+                        self.dirty.update(range(self.lines))
+                    row.__class__ = Row
+                    for name in ("owner", "seen", "size"):
+                        row.__dict__.pop(name, None)
+            self._nowrap = []
 
     # -- modes ------------------------------------------------------------------
     def set_mode(self, *modes: int, **kwargs: Any) -> None:
@@ -1121,6 +1234,7 @@ class VirtualScreen(pyte.Screen):
     def _leave_alternate(self, mode: int) -> None:
         if not self.alternate:
             return
+        self._track_all()
         self._boundary("alt-leave")
         self.alternate = False
         assert self._main_saved is not None
@@ -1203,6 +1317,7 @@ class VirtualScreen(pyte.Screen):
         columns = columns or self.columns
         if lines == self.lines and columns == self.columns:
             return
+        self._track_all()
         self._boundary("resize")
         if self.alternate:
             self._resize_alternate(lines, columns)

@@ -13,7 +13,9 @@ import pyte
 from hypothesis import given, settings, strategies as st
 
 from screen.parser import compile_sgr, compile_sgr_params
-from screen.vscreen import VirtualScreen
+from pyte.screens import Char
+
+from screen.vscreen import _BLANK, VirtualScreen, _NoWrapRow
 
 COMPONENT = st.one_of(st.integers(0, 999), st.sampled_from([0, 2, 5, 58, 255, 256]))
 
@@ -94,3 +96,110 @@ def test_a_remembered_reset_follows_reverse_video():
     s.feed(seq)
     pyte.Stream(ref).feed(seq)
     assert [s.buffer[0][x] for x in range(4)] == [ref.buffer[0][x] for x in range(4)]
+
+
+# -- autowrap switched off and on around redraws (Kimi) ---------------------------
+
+class _EagerTracking(VirtualScreen):
+    """The reference: every row tracked the moment autowrap goes off (what
+    the screen did before rows were tracked on first change)."""
+
+    def _autowrap_off(self) -> None:
+        super()._autowrap_off()
+        for row in self._rows():
+            if type(row) is not _NoWrapRow:
+                self._track(row)
+
+
+NOWRAP_ESCAPE = st.sampled_from([
+    "", "\r", "\r\n", "\r\r\n", "\n\n", "\x1b[H", "\x1b[2;3H", "\x1b[5G", "\x1b[2C", "\x1b[A", "\x1b[2B",
+    "\x1b[K", "\x1b[1K", "\x1b[2K", "\x1b[J", "\x1b[2J", "\x1b[44m", "\x1b[0m", "\x1b[3P", "\x1b[2@", "\x1b[4X",
+    "\x1b[?7l", "\x1b[?7h", "\x1b[?7l", "\x1b[?1049h", "\x1b[?1049l", "\x1b[2;4r", "\x1b[r", "\x1bM", "\x1b[S",
+])
+NOWRAP_TEXT = st.one_of(st.text(alphabet="abc ", min_size=0, max_size=30), st.sampled_from(["日本", "  ", "─" * 12]))
+
+
+def _rows_state(s: VirtualScreen) -> tuple:
+    rows = [(y, sorted(r.items()), r.wrapped, r.used) for y, r in sorted(s.buffer.items()) if y < s.lines]
+    sb = [(h.text, h.cells, h.wrapped, h.used) for h in s.scrollback]
+    return _state(s), rows, sb, s.row_layout()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(NOWRAP_ESCAPE, NOWRAP_TEXT), min_size=1, max_size=40), st.integers(4, 20),
+       st.integers(2, 6), st.lists(st.tuples(st.integers(0, 39), st.integers(3, 24), st.integers(2, 8)), max_size=2))
+def test_rows_tracked_on_first_change_read_as_rows_tracked_at_once(pieces, cols, rows, resizes):
+    # Rows are measured the same way (reflow on a resize, history, erases)
+    # whether tracked when autowrap went off or when first changed after.
+    lazy = VirtualScreen(cols, rows, scrollback=30)
+    eager = _EagerTracking(cols, rows, scrollback=30)
+    at = {i: (c, r) for i, c, r in resizes}
+    for i, (esc, text) in enumerate(pieces):
+        for s in (lazy, eager):
+            s.feed(esc + text)
+            if i in at:
+                s.resize(columns=at[i][0], lines=at[i][1])
+        assert _rows_state(lazy) == _rows_state(eager)
+    for s in (lazy, eager):
+        s.resize(columns=cols + 3, lines=rows + 1)
+    assert _rows_state(lazy) == _rows_state(eager)
+
+
+def _update_cell_by_cell(row: _NoWrapRow, other: dict) -> None:
+    for x, c in other.items():
+        row[x] = c
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.integers(1, 40), st.integers(0, 44), st.integers(0, 44),
+       st.lists(st.tuples(st.integers(0, 44), st.lists(st.sampled_from(["a", " ", "bg"]), max_size=44)),
+                min_size=1, max_size=4))
+def test_a_row_without_autowrap_takes_a_run_as_cell_by_cell(cols, seen, size, writes):
+    # `_NoWrapRow.update` works out in steps what writing the run a cell at a
+    # time tracks (tmux's allocation and extent).
+    owner = VirtualScreen(cols, 2)
+    a, b = _NoWrapRow(_BLANK), _NoWrapRow(_BLANK)
+    for r in (a, b):
+        r.owner, r.seen, r.size = owner, seen, size
+    kinds = {"a": Char("a"), " ": _BLANK, "bg": Char(" ", bg="red")}
+    for lo, cells in writes:
+        run = {lo + i: kinds[k] for i, k in enumerate(cells)}
+        a.update(run)
+        _update_cell_by_cell(b, run)
+        assert (a.seen, a.size, dict(a)) == (b.seen, b.size, dict(b))
+
+
+# Mode switches and line breaks the parser handles in its loop, against the
+# screen's own methods.
+PRIVATE = st.sampled_from(["?25l", "?25h", "?2026h", "?2026l", "?7l", "?7h", "?12l", "?12h", "?2004h",
+                           "?1000;1006h", "?1049h", "?1049l", "?5h", "?5l", "?6h", "?6l", "?0025l", "?h"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.one_of(PRIVATE, st.sampled_from(["\r", "\n", "\r\r\n", "\n\r\n\r", "\r\r"])),
+                          st.text(alphabet="xy ", max_size=12)), min_size=1, max_size=30),
+       st.integers(3, 12), st.integers(2, 5), st.booleans())
+def test_modes_and_line_breaks_in_the_loop_do_what_the_methods_do(pieces, cols, rows, lnm):
+    fast = VirtualScreen(cols, rows, scrollback=20)
+    general = VirtualScreen(cols, rows, scrollback=20)
+    syncs: list[list[str]] = [[], []]
+    fast.on_boundary, general.on_boundary = syncs[0].append, syncs[1].append
+    if lnm:
+        fast.feed("\x1b[20h")
+        general.set_mode(pyte.modes.LNM)
+    for piece, text in pieces:
+        if piece[0] == "?":
+            fast.feed(f"\x1b[{piece}")
+            params, final = piece[1:-1], piece[-1]
+            args = [int(p) for p in params.split(";")] if params else []
+            (general.set_mode if final == "h" else general.reset_mode)(*args, private=True)
+        else:
+            fast.feed(piece)
+            for ch in piece:
+                general.carriage_return() if ch == "\r" else general.linefeed()
+        fast.feed(text)
+        general.feed(text)
+        assert _rows_state(fast) == _rows_state(general)
+        assert (fast.mode, fast.cursor.hidden, fast.synchronized, fast.sync_updates) == \
+            (general.mode, general.cursor.hidden, general.synchronized, general.sync_updates)
+    assert syncs[0] == syncs[1]
