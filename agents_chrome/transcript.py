@@ -51,6 +51,10 @@ def without_scrollbar(frame: Frame, glyphs: set[str] | frozenset[str]) -> list[s
     edge = frame.columns - 1
     out = []
     for y, ln in enumerate(frame.lines):
+        if not ln or ln[-1] not in glyphs:
+            # a glyph is one character, and the text must end with it: no cell to read
+            out.append(ln.rstrip())
+            continue
         cells = frame.cells[y] if frame.cells else None
         last = cells[edge].data if cells is not None and len(cells) > edge else ln[edge:edge + 1]
         if last in glyphs and ln.endswith(last):
