@@ -5,6 +5,7 @@ import json
 import os
 import subprocess
 import sys
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -77,3 +78,23 @@ def cli_replay(case: Path, agent: str, screen_only: bool, tmp_path_factory) -> d
         assert p.returncode == 0, p.stderr
         _REPLAYS[key] = json.loads(p.stdout)
     return _REPLAYS[key]
+
+
+@lru_cache(maxsize=None)
+def frames_of(case: Path) -> tuple:
+    """Every frame of a recording, read once per test session: several test
+    files ask the same frames of the same recording."""
+    from screen.frames import iter_frames
+    from screen.rawlog import open_recording
+
+    with open_recording(case / "session.cast") as reader:
+        return tuple(iter_frames(reader))
+
+
+@lru_cache(maxsize=None)
+def turns_of(case: Path, agent: str) -> tuple:
+    """The turns replay gives a recording (in process), read once per test session."""
+    from agents_chrome.replay import replay
+
+    _meta, turns, _labeled = replay(case / "session.cast", agent=agent)
+    return tuple(turns)

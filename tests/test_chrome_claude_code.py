@@ -6,7 +6,6 @@ Claude Code recording that shows the situation, against its truth.json.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -14,9 +13,7 @@ import regex
 
 from agents_chrome.claude_code import DETAILED_FOOTER, PROFILE, SCROLLED_PILL
 from agents_chrome.replay import replay
-from screen.frames import iter_frames
-from screen.rawlog import open_recording
-from tests.conftest import recording_cases
+from tests.conftest import frames_of, recording_cases, turns_of as shared_turns_of
 
 CASES = recording_cases("claude-code")
 #: the fresh round: long sessions, both renderers, resizes, shells, scroll-back
@@ -25,16 +22,8 @@ PROFILE_THINKING = regex.compile(r"^(●\s+)?(Thought|Thinking) for \d+s")
 PROFILE_CONVERSATION_ROW = regex.compile(r"^\s*[-•▎A-Za-z]")  # text rows (not spinners, status, tips)
 
 
-@lru_cache(maxsize=None)
-def frames_of(case: Path) -> tuple:
-    with open_recording(case / "session.cast") as reader:
-        return tuple(iter_frames(reader))
-
-
-@lru_cache(maxsize=None)
 def turns_of(case: Path) -> tuple:
-    _meta, turns, _labeled = replay(case / "session.cast", agent="claude-code")
-    return tuple(turns)
+    return shared_turns_of(case, "claude-code")
 
 
 def truth_prompts(case: Path) -> list[str]:

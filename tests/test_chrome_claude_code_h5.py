@@ -18,32 +18,21 @@ situation (never on one case by name), against its truth.json:
 from __future__ import annotations
 
 import json
-from functools import lru_cache
 from pathlib import Path
 
 import pytest
 import regex
 
 from agents_chrome.claude_code import PROFILE, RECORD_ROW, _nested_numbers
-from agents_chrome.replay import replay
-from screen.frames import FrameBuilder, iter_frames
-from screen.rawlog import open_recording
-from tests.conftest import recording_cases
+from screen.frames import FrameBuilder
+from tests.conftest import frames_of, recording_cases, turns_of as shared_turns_of
 
 CASES = recording_cases("claude-code")
 WORD = regex.compile(r"\w+")
 
 
-@lru_cache(maxsize=None)
-def frames_of(case: Path) -> tuple:
-    with open_recording(case / "session.cast") as reader:
-        return tuple(iter_frames(reader))
-
-
-@lru_cache(maxsize=None)
 def turns_of(case: Path) -> tuple:
-    _meta, turns, _labeled = replay(case / "session.cast", agent="claude-code")
-    return tuple(turns)
+    return shared_turns_of(case, "claude-code")
 
 
 def truth_of(case: Path) -> dict:
