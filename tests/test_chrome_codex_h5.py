@@ -18,22 +18,10 @@ from agents_chrome.codex import PROFILE, _stale
 from agents_chrome.replay import replay as replay_in_process
 from screen.cast import CastReader
 from screen.frames import iter_frames
-from tests.conftest import RECORDINGS
 from tests.golden import replay
+from tests.test_chrome_codex_r3 import CASES, conv, truth
 
-CASES = sorted(p.parent for p in (RECORDINGS / "codex").glob("*/truth.json") if (p.parent / "session.cast").exists())
 MARKUP = re.compile(r"`[^`\n]+`|\*\*[^*\n]+\*\*|(?<![*\w])\*[^*\n]+\*(?!\*)|^#{1,6} |^> ", re.M)
-_replays: dict[Path, dict] = {}
-
-
-def conv(case: Path) -> dict:
-    if case not in _replays:
-        _replays[case] = replay(case / "session.cast", "codex")
-    return _replays[case]
-
-
-def truth(case: Path) -> dict:
-    return json.loads((case / "truth.json").read_text())
 
 
 def meta(case: Path) -> dict:

@@ -21,19 +21,12 @@ import pytest
 import regex
 
 from tests.conftest import RECORDINGS, cli_replay
+from tests.test_chrome_vibe_r3 import segments
 
 AGENT = "vibe"
 IDEO = r"[\p{Han}\p{Hiragana}\p{Katakana}]"
 
 
-def segments(turns: list[dict]) -> list[list[dict]]:
-    out: list[list[dict]] = []
-    for t in turns:
-        if t["role"] == "user" and not t.get("kind"):
-            out.append([t])
-        elif out:
-            out[-1].append(t)
-    return out
 
 
 @pytest.mark.parametrize("screen_only", [False, True], ids=["as-recorded", "screen-only"])
