@@ -314,16 +314,31 @@ TABLE_RULE = regex.compile(r"^\s*[┌├└╞╘╭╰][─━┬┼┴═╪�
 TABLE_ROW = regex.compile(r"^(?P<sp>\s*)│(?P<cells>.*)│\s*$")
 
 
+def _wraps_into(above: str, below: str) -> bool:
+    """The text of cell `below` can be the rest of cell `above`, one column
+    of a table row drawn on two rows: `above` reaches its column's edge (a
+    cut by character), or the first word of `below` would not have fitted
+    after it (a wrap at a word). Both cells as drawn, with their padding."""
+    width = _cells(above) - 2
+    text = above.strip()
+    if _cells(above.rstrip()) >= _cells(above) - 1:
+        return True
+    first = below.split()[0] if below.split() else ""
+    return _cells(text) + 1 + _cells(first) > width
+
+
 def unfold_table_rows(rows: list[str]) -> list[str]:
     """One row per table row: a cell too long for its column goes on, cut
     by character, in the same column of the rows under it.
 
     Rich's grid has no rule between body rows, so a drawn row continues the
     one above when its first cell is empty (a cell wrapped at a word), or
-    when it leaves a cell empty and every other cell it fills continues a
-    cell that reached its column's edge above (cut by character; a row
-    that fills every column to its edge is an ordinary row under the
-    widest cells). A row that continues nothing is kept as drawn.
+    when one of the two rows leaves a cell empty and every cell both fill
+    continues the cell above (cut by character at the column's edge, or
+    wrapped at a word that would not have fitted; a row that fills every
+    column under a row that fills every column is an ordinary row). Rich
+    aligns a header to the bottom of its rows, so there the upper row is
+    the one with empty cells. A row that continues nothing is kept as drawn.
     """
     out: list[str] = []
     group: list[list[str]] = []  # the drawn rows of one table row, split into cells
@@ -357,9 +372,10 @@ def unfold_table_rows(rows: list[str]) -> list[str]:
         if group and len(cells) == len(group[-1]) and m.group("sp") == indent:
             above = group[-1]
             filled = [c for c, cell in enumerate(cells) if cell.strip()]
-            full = {c for c, cell in enumerate(above) if cell.strip() and _cells(cell.rstrip()) >= _cells(cell) - 1}
+            both = [c for c in filled if above[c].strip()]
+            gaps = len(filled) < len(cells) or (len(group) == 1 and any(not cell.strip() for cell in above))
             if filled and (not cells[0].strip()
-                           or (len(filled) < len(cells) and all(c in full or c == 0 for c in filled))):
+                           or (gaps and all(_wraps_into(above[c], cells[c]) for c in both))):
                 group.append(cells)
                 continue
         flush()
