@@ -53,7 +53,9 @@ RULE = regex.compile(r"^─{8,}$")
 # the input box's top rule carries the agent mode at its right end
 MODE_RULE = regex.compile(r"^─{4,}\s+\S.*\S\s+─{1,3}$")
 BOX_ROW = regex.compile(r"^[┌│└].*[┐│┘]$")
-SPINNER = regex.compile(r"^[\u2800-\u28ff ]{1,3}\s*\S.*…\s*\(.*(Esc|Ctrl\+C).*\)\s*$")
+# the spinner; while a tool waits for approval and keys were just typed, a
+# note follows it: `… (0s Esc/Ctrl+C to interrupt) typing detected, waiting…`
+SPINNER = regex.compile(r"^[\u2800-\u28ff ]{1,3}\s*\S.*…\s*\(.*(Esc|Ctrl\+C).*\)(\s+[^()]*…)?\s*$")
 # tool icons: settled (collapsed / expanded), running, failed
 TOOL_LINE = regex.compile(r"^(?P<icon>[⏵⏷□✕✗✓⚠])\s+(?P<verb>[A-Z][a-z]+)\b\s*(?P<arg>.*)$")
 THOUGHT = regex.compile(r"^[⏵⏷□■]\s+(?P<body>Thought|Thinking)\s*$")
@@ -183,10 +185,24 @@ class VLine(TLine):
     order: int = -1
 
 
-def _ends_past(view: list[str], doc: list[str]) -> bool:
-    """The view's last distinct row is not in the document yet."""
-    last = next((r for r in reversed(view) if len(r.strip()) >= 3), None)
-    return last is not None and last not in set(doc)
+WORDS = regex.compile(r"\w+")
+
+
+def _ends_past(view: list[str], doc: list[str], rewrapped: bool = False) -> bool:
+    """The view's last distinct row is not in the document yet. `rewrapped`:
+    the terminal was resized while paged back, so the view shows the same
+    words wrapped at another width; then a view ending in a row with words
+    (a rule differs at every width and tells nothing) is new only when the
+    run of all its words is nowhere in the document."""
+    if not rewrapped:
+        last = next((r for r in reversed(view) if len(r.strip()) >= 3), None)
+        return last is not None and last not in set(doc)
+    worded = [r for r in view if len(r.strip()) >= 3 and regex.search(r"\w", r)]
+    if not worded or worded[-1] in set(doc):
+        return False
+    # all the view's words, in order: a row's or a paragraph's can recur in a repetitive answer
+    words = " ".join(WORDS.findall("\n".join(view)))
+    return f" {words} " not in " " + " ".join(WORDS.findall("\n".join(doc))) + " "
 
 
 class VibeProfile(ChromeProfile):
@@ -288,6 +304,7 @@ class VibeProfile(ChromeProfile):
         out: list[TLine] = []
         times: dict[int, float] = {}
         block = 0
+        added_width = 0  # the width of the last view given to the stitcher
         st: LayoutStitcher | None = None
         for f in frames:
             if not self._widths or self._widths[-1][1] != f.columns:
@@ -313,9 +330,10 @@ class VibeProfile(ChromeProfile):
                 # new) but never stands for the live tail: one that ends inside the document
                 # would cut the rows under it
                 if view is not None and (not scrolled_back(f, self._input_top(self.rows(f)))
-                                         or _ends_past(view, st.doc)):
+                                         or _ends_past(view, st.doc, f.columns != added_width)):
                     times[f.index] = f.time
                     st.add(view, f.index, width=f.columns)
+                    added_width = f.columns
             elif st is not None:
                 out.extend(self._stitched(st, block, times))
                 st = None
@@ -500,7 +518,7 @@ class VibeProfile(ChromeProfile):
         for t in made:
             if t.role == "assistant":
                 import textwrap
-                t.text = _drop_grid_drafts(textwrap.dedent(t.text)).strip()
+                t.text = _merge_grid_rows(_drop_grid_drafts(textwrap.dedent(t.text))).strip()
                 if not t.text:
                     continue
                 if out and out[-1].role == "assistant":
@@ -577,6 +595,75 @@ def _drop_grid_drafts(text: str) -> str:
             continue
         out.append(para)
     return "\n\n".join(out)
+
+
+def _merge_cells(run: list[str]) -> str:
+    """The drawn rows of one grid row as one row: each column's pieces joined,
+    glued where a piece reached its column's edge (a word cut by character)."""
+    indent = run[0][:len(run[0]) - len(run[0].lstrip())]
+    split = [r.strip()[1:-1].split("│") for r in run]
+    merged = [""] * len(split[0])
+    for k, cells in enumerate(split):
+        for c, cell in enumerate(cells):
+            body = cell.strip()
+            if not body:
+                continue
+            above = split[k - 1][c] if k else ""
+            glue = "" if k and above.strip() and wcswidth(above.rstrip()) >= wcswidth(above) - 1 else " "
+            merged[c] = merged[c] + glue + body if merged[c] else body
+    return indent + "│ " + " │ ".join(merged) + " │"
+
+
+def _merge_grid_rows(text: str) -> str:
+    """Vibe draws a rule between every two rows of a table, so the drawn rows
+    between two rules are one table row whose cells wrapped: each such run
+    of two rows or more becomes one row (a row drawn on one row stays as
+    drawn). Only in a grid whose every run of content rows has a
+    rule under it (one rule fewer than runs, counting the bottom edge out);
+    a run of a different column count stays as drawn."""
+    lines = text.split("\n")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        if not GRID_ROW.match(lines[i]):
+            out.append(lines[i])
+            i += 1
+            continue
+        j = i
+        while j < len(lines) and GRID_ROW.match(lines[j]):
+            j += 1
+            if lines[j - 1].lstrip().startswith("└"):
+                break
+        grid = lines[i:j]
+        runs: list[list[str]] = []
+        rules = 0
+        prev_content = False
+        for ln in grid:
+            content = ln.lstrip().startswith("│")
+            if content and not prev_content:
+                runs.append([])
+            if content:
+                runs[-1].append(ln)
+            elif ln.lstrip().startswith("├"):
+                rules += 1
+            prev_content = content
+        same = all(len(r.strip()[1:-1].split("│")) == len(runs[0][0].strip()[1:-1].split("│"))
+                   for run in runs for r in run) if runs else False
+        if same and len(runs) >= 2 and rules == len(runs) - 1:
+            r = 0
+            prev_content = False
+            for ln in grid:  # each run in place of its rows, the rules kept
+                content = ln.lstrip().startswith("│")
+                if content and not prev_content:
+                    out.extend([_merge_cells(runs[r])] if len(runs[r]) > 1 else runs[r])
+                    r += 1
+                elif not content:
+                    out.append(ln)
+                prev_content = content
+        else:
+            out.extend(grid)
+        i = j
+    return "\n".join(out)
 
 
 PROFILE = VibeProfile()

