@@ -115,7 +115,9 @@ def _card_markdown(frame: Frame, y: int) -> str:
     # its own, a highlighted code block's row has none (all tokens coloured)
     base = next((fg for lo, hi, fg, flags in spans if lo <= body_from < hi), "default")
     if base != "default" and "".join(cells[body_from:body_from + 2]) != "> ":
-        base = "\0"
+        # a body that opens with inline code (`- `x` and y`) still has its
+        # own default-coloured text after it; a code block's row has none
+        base = "default" if _default_text(cells, spans, body_from) else "\0"
     plain = any(cells[x].strip() for lo, hi, fg, flags in spans if fg == base and not flags
                 for x in range(max(lo, body_from), hi))
     plain = plain or (base == "default" and any(cells[x].strip() for x in range(body_from, n)
@@ -144,6 +146,18 @@ def _card_markdown(frame: Frame, y: int) -> str:
     if not marks:
         return text
     return "".join(marks.get(x, "") + c for x, c in enumerate(cells)) + marks.get(n, "")
+
+
+def _default_text(cells: list[str], spans: list[tuple], start: int) -> bool:
+    """Whether a row holds a letter in the default colour from `start` on:
+    in a default-coloured span, or in no span at all."""
+    for x in range(start, len(cells)):
+        if not cells[x].strip():
+            continue
+        fgs = [(fg, flags) for lo, hi, fg, flags in spans if lo <= x < hi]
+        if not fgs or fgs[0][0] == "default":
+            return True
+    return False
 
 
 def _stale(frame: Frame) -> bool:
@@ -272,16 +286,35 @@ class CodexProfile(ChromeProfile):
         self._live_width: int | None = None
         self._card_bgs: set[str] = set()
         self._inline_marks: dict[str, str] = {}
+        self._full_alt: set[str] = set()
+        self._wide_bold: dict[str, str] = {}
         return super().transcript(frames)
 
     def _conversation_frame(self, frame: Frame) -> None:
         """The width of the last view at the bottom of the conversation (not
         scrolled back); on the main screen, the markdown of prompt cards seen."""
+        self._learn_wide_bold(frame)
         if frame.alternate:
             if not _stale(frame) and not any("↓ Back to bottom" in ln for ln in frame.lines[-8:]):
                 self._live_width = frame.columns
         elif frame.cells:
             self._learn_inline_cards(frame)
+
+    def _learn_wide_bold(self, frame: Frame) -> None:
+        """Rows where a bold run touches a CJK letter, with their `**` back
+        (see _marked_wide_bold), remembered by their text for make_turn: the
+        stitched and scrolled rows keep no styles."""
+        styles = frame.styles
+        for y, ln in enumerate(frame.lines):
+            if ln.isascii() or y >= len(styles) or not any(sp[4] & FLAG_BOLD or sp[2] != "default"
+                                                           for sp in styles[y]):
+                continue
+            key = ln.strip()
+            if key in self._wide_bold:
+                continue
+            marked = _marked_wide_bold(ln, styles[y])
+            if marked != ln:
+                self._wide_bold[key] = marked.strip()
 
     def _learn_inline_cards(self, frame: Frame) -> None:
         """Inline mode: a prompt card is drawn with its styles before it
@@ -321,6 +354,10 @@ class CodexProfile(ChromeProfile):
             return lines
         a, b = vp
         seg = [self._card_row(frame, y) for y in range(a, b)]
+        for ln in lines[a:b]:
+            # rows of wide text drawn to the last cell (the stitched view keeps no width)
+            if not ln.isascii() and len(ln) * 2 >= frame.columns and wcswidth(ln.rstrip()) >= frame.columns:
+                self._full_alt.add(ln.strip())
         out: list[str] = []
         removed = 0
         run = 0
@@ -433,11 +470,14 @@ class CodexProfile(ChromeProfile):
             # inline mode: the markdown its card showed before it scrolled away
             text = getattr(self, "_inline_marks", {}).get(" ".join(text.split()), text)
             # a rendered bullet stands for the `- ` it was typed as
-            rows = [regex.sub(r"^(\s*)[•◦▪]\s", r"\1- ", r) for r in _join_wide_wraps(text).splitlines()]
+            joined = _join_wide_wraps(text, _full_rows(members, getattr(self, "_full_alt", ())))
+            rows = [regex.sub(r"^(\s*)[•◦▪]\s", r"\1- ", r) for r in joined.splitlines()]
             # a bold run the card wrapped is one run: `**a**` / `**b**` -> `**a` / `b**`
             return Turn("user", regex.sub(r"\*\*\n(\s*)\*\*", r"\n\1", "\n".join(r for r in rows if r.strip())))
         if kind == "assistant":
-            return Turn(kind, _join_wide_wraps(_tables_as_markdown(text)))
+            full = _full_rows(members, getattr(self, "_full_alt", ()))
+            text = _with_wide_bold(_tables_as_markdown(text), getattr(self, "_wide_bold", {}))
+            return Turn(kind, _join_wide_wraps(text, full))
         return Turn(kind, text)
 
 
@@ -451,7 +491,68 @@ def _spaced(text: str) -> bool:
     return sum(1 for a, b in pairs if _wide(a) and _wide(b)) >= 2
 
 
-def _join_wide_wraps(text: str) -> str:
+IDEOGRAPH = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}\u3000-\u303f\uff00-\uffef]")
+
+
+def _marked_wide_bold(text: str, spans: list[tuple]) -> str:
+    """Bold set against a CJK letter with no space (`离地铁站不远，**地铁**最省`)
+    is a word of its own only through its `**`, which Codex draws as bold
+    cells: such a run gets its `**` back; other bold is left as drawn. The
+    same for inline code (`` `tinyhttp`를 ``): a run in the one other colour
+    of a row that has default-coloured text of its own (a highlighted code
+    block's row has several colours, or none of the default)."""
+    cells = _cols(text)
+    n = len(cells)
+    marks: dict[int, str] = {}
+    lead = next((x for x in range(n) if cells[x].strip()), n)
+    body = lead + (2 if "".join(cells[lead:lead + 2]) in ("• ", "- ") else 0)
+    colours = {fg for lo, hi, fg, _bg, flags in spans if fg != "default" and not flags and hi > body}
+    code = next(iter(colours)) if len(colours) == 1 and _default_text(
+        cells, [(lo, hi, fg, flags) for lo, hi, fg, _bg, flags in spans], body) else None
+    for lo, hi, fg, _bg, flags in spans:
+        kind = "**" if flags & FLAG_BOLD else "`" if code is not None and fg == code and lo >= body else None
+        if kind is None:
+            continue
+        lo, hi = max(lo, 0), min(hi, n)
+        while lo < hi and not cells[lo].strip():
+            lo += 1
+        while hi > lo and not cells[hi - 1].strip():
+            hi -= 1
+        if lo >= hi:
+            continue
+        before = next((cells[x] for x in range(lo - 1, max(lo - 3, -1), -1) if cells[x]), "")
+        after = cells[hi] if hi < n else ""
+        if IDEOGRAPH.match(before) or IDEOGRAPH.match(after):
+            marks[lo] = marks.get(lo, "") + kind
+            marks[hi] = kind + marks.get(hi, "")
+    if not marks:
+        return text
+    return "".join(marks.get(x, "") + c for x, c in enumerate(cells)) + marks.get(n, "")
+
+
+def _with_wide_bold(text: str, marked: dict[str, str]) -> str:
+    """The turn's rows with the `**` their drawing showed (see _learn_wide_bold)."""
+    if not marked or text.isascii():
+        return text
+    out = []
+    for r in text.split("\n"):
+        key = r.strip()
+        got = marked.get(key) or marked.get("• " + key)
+        if got is not None:
+            got = got[2:] if got.startswith("• ") and not key.startswith("• ") else got
+            r = r[:len(r) - len(r.lstrip())] + got
+        out.append(r)
+    return "\n".join(out)
+
+
+def _full_rows(members: list[Labeled], alt: "set[str] | frozenset[str]" = frozenset()) -> frozenset[str]:
+    """The texts of a turn's rows drawn up to the terminal's last cell: by
+    the row's width when it has one, else (alternate screen) by `alt`."""
+    return frozenset(t for lb in members if (t := lb.line.text.strip()) and (
+        wcswidth(lb.line.text.rstrip()) >= lb.line.width if lb.line.width else t in alt))
+
+
+def _join_wide_wraps(text: str, full: frozenset[str] = frozenset()) -> str:
     """Rows Codex wrapped inside a run of wide characters, joined again.
 
     CJK text has no spaces: Codex breaks it wherever the row is full, so
@@ -470,14 +571,18 @@ def _join_wide_wraps(text: str) -> str:
         if not para:
             return
         top = max(wcswidth(r.rstrip()) for r in para)
-        # Korean spaces its words, so its wraps fall on a space; Chinese
-        # and Japanese run on, so theirs fall between two characters
-        joined = "\n".join(r.strip() for r in para)
-        sep = " " if _spaced(joined) else ""
+        # Chinese and Japanese run on, so their wraps fall between two
+        # characters. Korean spaces its words, but Codex may break between
+        # any two syllables too: a row filled to the terminal's last cell
+        # was cut inside a word (a word ending exactly there is rarer); a
+        # shorter one ended on a word and the space after it
+        spaced = _spaced("\n".join(r.strip() for r in para))
         cur = para[0]
         for prev, nxt in zip(para, para[1:]):
             p, q = prev.rstrip(), nxt.lstrip()
             if p and q and _wide(p[-1]) and _wide(q[0]) and wcswidth(p) >= top - 2:
+                # (a full row's text may keep its bullet: compare the ends)
+                sep = " " if spaced and not any(f.endswith(p.strip()) for f in full) else ""
                 cur = cur.rstrip() + sep + q
             else:
                 out.append(cur)
