@@ -518,7 +518,7 @@ class VibeProfile(ChromeProfile):
         for t in made:
             if t.role == "assistant":
                 import textwrap
-                t.text = _merge_grid_rows(_drop_grid_drafts(textwrap.dedent(t.text))).strip()
+                t.text = _drop_grid_drafts(_merge_grid_rows(textwrap.dedent(t.text))).strip()
                 if not t.text:
                     continue
                 if out and out[-1].role == "assistant":
@@ -552,10 +552,14 @@ def _is_draft(early: list[list[str]], late: list[list[str]]) -> bool:
     """`early` is `late` caught while its rows streamed in: same header, no more
     rows, each cell a prefix of the later one's (the last row may still be a
     fragment of markdown being typed)."""
-    if not early or not late or len(early) > len(late) or early[0] != late[0]:
+    def bare(row: list[str]) -> list[str]:  # a cell wrapped at another width joins its pieces either way
+        return [c.replace(" ", "") for c in row]
+    if early and late and len(early) >= 2 and early[0] != late[0] and bare(early[1]) == bare(late[0]):
+        early = early[1:]  # the later layout's header scrolled away before it was stitched
+    if not early or not late or len(early) > len(late) or bare(early[0]) != bare(late[0]):
         return False
     checked = early[:-1] if len(early) > 2 else early
-    return all(len(a) == len(b) and all(y.startswith(x) for x, y in zip(a, b))
+    return all(len(a) == len(b) and all(y.startswith(x) for x, y in zip(bare(a), bare(b)))
                for a, b in zip(checked, late))
 
 
@@ -583,9 +587,19 @@ def _drop_grid_drafts(text: str) -> str:
         return text
     cells = [_grid_cells(lines[a:b]) for a, b in spans]
     drop: set[int] = set()
+    headed: set[int] = set()  # later layouts given the header of a draft
     for k, (a, b) in enumerate(spans):
-        if any(_is_draft(cells[k], cells[m]) for m in range(k + 1, len(spans))):
-            drop.update(range(a, b))
+        late = next((m for m in range(k + 1, len(spans)) if _is_draft(cells[k], cells[m])), None)
+        if late is None:
+            continue
+        rows = range(a, b)
+        if cells[k][0] != cells[late][0] and cells[k][1:2] != cells[late][:1] and late not in headed \
+                and any(lines[y].lstrip().startswith("├") for y in rows):
+            # the later layout lost its header (scrolled away): keep the draft's, above it
+            rule = next(y for y in rows if lines[y].lstrip().startswith("├"))
+            rows = range(rule, b)
+            headed.add(late)
+        drop.update(rows)
     if not drop:
         return text
     kept = "\n".join(ln for n, ln in enumerate(lines) if n not in drop)
@@ -644,8 +658,8 @@ def _merge_grid_rows(text: str) -> str:
                 runs.append([])
             if content:
                 runs[-1].append(ln)
-            elif ln.lstrip().startswith("├"):
-                rules += 1
+            elif ln.lstrip().startswith("├") and runs:
+                rules += 1  # a rule under a run (one above the first: its header scrolled away)
             prev_content = content
         same = all(len(r.strip()[1:-1].split("│")) == len(runs[0][0].strip()[1:-1].split("│"))
                    for run in runs for r in run) if runs else False

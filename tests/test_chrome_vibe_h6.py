@@ -10,7 +10,12 @@
   (the same words wrapped at another width), or on a rule, adds nothing
   (it used to lay the previous answer into the current one and repeat the
   prompt at the end). What is streamed out of sight and never scrolled to
-  is never drawn: the screen cannot give it (the native session file has it).
+  is never drawn: the screen cannot give it (the native session file has it);
+- a table streaming while the terminal narrows is laid out again at the new
+  width, its header scrolled away: the layouts drawn before are drafts of it
+  (compared without blanks, a cell wraps differently at each width), the
+  draft's header is kept over it, and the drawn rows between two rules are
+  one table row.
 Checked on real recordings (recordings/vibe/h6-*), with and without input
 events, plus the two rules on synthetic rows.
 """
@@ -76,3 +81,19 @@ def test_paged_back_and_resized(screen_only: bool, tmp_path_factory) -> None:
             segs[-1].append(t)
     second = " ".join(t["text"] for t in segs[1] if t["role"] == "assistant")
     assert "canal lock going uphill" in second and "scion" not in second
+
+
+@pytest.mark.parametrize("screen_only", [False, True], ids=["as-recorded", "screen-only"])
+def test_table_relaid_out_after_a_resize_comes_back_once(screen_only: bool, tmp_path_factory) -> None:
+    """h6-vibe-resize: the table streams, the terminal narrows mid-table and
+    Vibe lays the grid out again, its header scrolled away: one grid, with a
+    header, every served row once (the drafts at the other widths go, and a
+    row wrapped over several drawn rows is one row)."""
+    case = RECORDINGS / AGENT / "h6-vibe-resize-71x21"
+    conv = cli_replay(case, AGENT, screen_only, tmp_path_factory)
+    answer = [t["text"] for t in conv["turns"] if t["role"] == "assistant"][-1]
+    rows = [r for r in answer.split("\n") if r.lstrip().startswith("│")]
+    assert rows[0].split("│")[1].strip() == "model" and sum("model" in r for r in rows) == 1
+    firsts = [r.split("│")[1].replace(" ", "") for r in rows[1:]]
+    assert firsts == ["OlympiaSM3", "Hermes3000", "Smith-CoronaSilent", "OlivettiLettera32", "RoyalQuietDeLuxe"]
+    assert sum(r.lstrip().startswith("└") for r in answer.split("\n")) == 1

@@ -76,10 +76,7 @@ def served_tables(truth: dict) -> list[int]:
 
 
 @pytest.mark.parametrize("screen_only", [False, True], ids=["with-inputs", "screen-only"])
-@pytest.mark.parametrize("case", [
-    pytest.param(c, marks=pytest.mark.xfail(reason="a streaming table re-laid out after a resize comes back once per layout",
-                                            strict=True)) if c.name == "h6-vibe-resize-71x21" else c
-    for c in CASES], ids=[c.name for c in CASES])
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_each_table_is_drawn_once(case: Path, screen_only: bool, tmp_path_factory) -> None:
     """As many grids per prompt as the model served tables (no streaming drafts);
     a recording scrolled back while an answer streamed may never have drawn
