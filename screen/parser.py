@@ -470,8 +470,8 @@ class Parser:
             # Draw `text`.
             x = cursor.x
             end = x + len(text)
-            if end > cols or not plain:
-                draw(text)  # wraps, charsets, insert mode
+            if end > cols or not plain or screen._zwj:
+                draw(text)  # wraps, charsets, insert mode, a joiner pending
                 last = ""  # `draw` kept its own
                 continue
             if pen.attrs is not cursor.attrs:
@@ -490,7 +490,7 @@ class Parser:
             y = cursor.y
             line = buffer[y]
             if line.wide:
-                unsplit_wide(line, x, end)
+                unsplit_wide(line, x, end, cols)
             if end - x >= _RUN_MIN:
                 # A run drawn before at this column (TUIs redraw the same
                 # words in the same places) is merged as a whole.

@@ -44,9 +44,6 @@ ALT_1049 = 1049 << 5
 ALT_1047 = 1047 << 5
 ALT_47 = 47 << 5
 SYNC_2026 = 2026 << 5
-#: grapheme cluster mode (DECSET 2027): the program counts a ZWJ emoji
-#: sequence (👩‍🍳) as one cluster two cells wide and places what follows there
-GRAPHEME_2027 = 2027 << 5
 _ALT_MODES = (ALT_1049, ALT_1047, ALT_47)
 
 Span = tuple[int, int, str, str, int]  # start, end, fg, bg, flags
@@ -392,6 +389,9 @@ _RUN_MIN = 4
 _RUN_MAX = 512
 _RUN_BUDGET = 1 << 18
 
+#: bytes of UTF-8 one cell holds (tmux's UTF8_SIZE): more marks are dropped
+_CELL_BYTES = 21
+
 _ASCII_OR_NOT = re.compile(r"[\x00-\x7f]+|[^\x00-\x7f]+")
 
 _WIDTH_ONE: dict[str, bool] = {}
@@ -425,18 +425,21 @@ def _all_narrow_chars(data: str) -> bool:
     return True
 
 
-def _unsplit_wide(line: Row, x: int, end: int) -> None:
+def _unsplit_wide(line: Row, x: int, end: int, cols: int) -> None:
     """Cells x..end-1 are about to be overwritten: a wide character cut in
     half by that loses its other half, as tmux does (`screen_write_overwrite`):
     the stub at x takes the character before it, and a stub at `end` (the
     right half of a wide character whose left half is overwritten, also when
-    the new character is itself wide) becomes a default blank."""
+    the new character is itself wide) becomes a default blank. tmux looks
+    no further than the screen's width: a stub past it (a row of the
+    alternate screen drawn before it narrowed) stays, and shows as nothing."""
     left = line.get(x)
     if left is not None and left.data == "" and x > 0:
         line[x - 1] = _BLANK
-    right = line.get(end)
-    if right is not None and right.data == "":
-        line[end] = _BLANK
+    if end < cols:
+        right = line.get(end)
+        if right is not None and right.data == "":
+            line[end] = _BLANK
 
 
 class VirtualScreen(pyte.Screen):
@@ -476,6 +479,9 @@ class VirtualScreen(pyte.Screen):
         self._pen = self.pen_for(_BLANK)
         self._run_cells = 0  # cells held by all run caches
         self._last_char: str = ""
+        # A zero-width joiner was drawn and waits for the character it joins
+        # (tmux 3.3a's SCREEN_WRITE_ZWJ).
+        self._zwj = False
         self._blanks: dict[Char, Char] = {}
         self._untracked_row = type("_UntrackedRow", (_UntrackedRow,), {"owner": self})
         self._nowrap: list[Row] = []  # rows made `_NoWrapRow`s since autowrap went off
@@ -500,8 +506,9 @@ class VirtualScreen(pyte.Screen):
         self.parser.feed(data)
 
     # -- history ----------------------------------------------------------
-    def _push_history(self, line: Row | None, scrolled: bool = True) -> None:
-        """A row leaves the top of the main screen for the scrollback and the history."""
+    def _push_history(self, line: Row | None, scrolled: bool = True, record: bool = True) -> None:
+        """A row leaves the top of the main screen for the scrollback and the
+        history (not the history when `record` is off)."""
         if self.alternate:
             return
         cols = self.columns
@@ -519,7 +526,7 @@ class VirtualScreen(pyte.Screen):
             self.scrollback.append(entry)
             if scrolled:
                 self.hscrolled += 1
-        if line is not None and line.echo is not None and line.echo == entry.text:
+        if not record or (line is not None and line.echo is not None and line.echo == entry.text):
             return  # a row a resize brought back from history, unchanged: recorded already
         self._record(entry)
 
@@ -554,6 +561,8 @@ class VirtualScreen(pyte.Screen):
             data = data.translate(self.g1_charset)
         elif self.g0_charset is not _LAT1:
             data = data.translate(self.g0_charset)
+        if self._zwj:
+            data = self._draw_after_zwj(data)
         if not data:
             return
         cursor = self.cursor
@@ -572,7 +581,7 @@ class VirtualScreen(pyte.Screen):
                 y = cursor.y
                 line = self.buffer[y]
                 if line.wide:
-                    _unsplit_wide(line, x, end)
+                    _unsplit_wide(line, x, end, self.columns)
                 if run is not None:
                     line.update(run)
                 elif end - x >= _RUN_MIN:
@@ -600,7 +609,10 @@ class VirtualScreen(pyte.Screen):
         written a row at a time, only the rest character by character."""
         for part in _ASCII_OR_NOT.findall(data):
             if part.isascii():
-                self._draw_wrapping(part)
+                if self._zwj:
+                    part = self._draw_after_zwj(part)
+                if part:
+                    self._draw_wrapping(part)
             else:
                 self._draw_unicode(part)
 
@@ -670,7 +682,7 @@ class VirtualScreen(pyte.Screen):
             k = len(chunk)
             line = self.buffer[cursor.y]
             if line.wide:
-                _unsplit_wide(line, x, x + k)
+                _unsplit_wide(line, x, x + k, cols)
             line.update(zip(range(x, x + k), map(get, chunk)))
             self.dirty.add(cursor.y)
             i += k
@@ -693,13 +705,20 @@ class VirtualScreen(pyte.Screen):
             w = widths.get(ch)
             if w is None:
                 w = widths[ch] = wcwidth(ch)
+            if ch == "\u200d":
+                self._zwj = True  # kept back until the next character
+                continue
+            if self._zwj and not (autowrap and not insert and " " <= ch <= "~"):
+                # The character after a zero-width joiner joins the cell
+                # before the cursor (with the joiner), wherever that is.
+                self._zwj = False
+                self._combine("\u200d")
+                self._combine(ch)
+                continue
             if w <= 0:
                 self._combine(ch)
                 continue
             if "\U0001f1e6" <= ch <= "\U0001f1ff" and self._pair_flag(ch):
-                continue
-            if GRAPHEME_2027 in self.mode and self._after_zwj():
-                self._combine(ch)  # joined to the cluster: no cell of its own
                 continue
             if w > cols:
                 w = cols  # a one-column terminal still shows the character
@@ -715,7 +734,7 @@ class VirtualScreen(pyte.Screen):
                     line = self.buffer[cursor.y]  # the linefeed may have scrolled
                     self.dirty.add(cursor.y)
                 else:
-                    cursor.x = cols - w
+                    continue  # tmux drops a character that does not fit
                 x = cursor.x
             if insert:
                 self.insert_characters(w)
@@ -723,7 +742,7 @@ class VirtualScreen(pyte.Screen):
                 left = line.get(x)
                 if left is not None and left.data == "" and x > 0:
                     line[x - 1] = _BLANK
-                right = line.get(x + w)
+                right = line.get(x + w) if x + w < cols else None
                 if right is not None and right.data == "":
                     line[x + w] = _BLANK
             line[x] = cells[ch]
@@ -732,6 +751,8 @@ class VirtualScreen(pyte.Screen):
                 if x + 1 < cols:
                     line[x + 1] = cells[""]
             cursor.x = x + w
+            if not autowrap and cursor.x >= cols:
+                cursor.x = cols - 1  # no autowrap: the cursor stays on the last column
 
     def _pair_flag(self, ch: str) -> bool:
         """A second regional indicator joins the first into one flag cell."""
@@ -746,36 +767,52 @@ class VirtualScreen(pyte.Screen):
         self.dirty.add(self.cursor.y)
         return True
 
-    def _after_zwj(self) -> bool:
-        """The cell before the cursor ends in a zero-width joiner."""
-        x = self.cursor.x - 1
-        line = self.buffer[self.cursor.y]
-        cell = line.get(x) if x >= 0 else None
-        if cell is not None and cell.data == "" and x > 0:
-            cell = line.get(x - 1)
-        return cell is not None and cell.data.endswith("\u200d")
+    def _draw_after_zwj(self, data: str) -> str:
+        """A zero-width joiner is pending: draw `data` up to the character that
+        takes it and return the rest. As tmux 3.3a: plain ASCII written as a
+        run (autowrap on, no insert mode) does not take it; the next other
+        character is joined, with the joiner, to the cell left of the cursor,
+        wherever the cursor went since, and gets no cell of its own."""
+        k, n = 0, len(data)
+        if mo.DECAWM in self.mode and _IRM not in self.mode:
+            while k < n and " " <= data[k] <= "~":
+                k += 1
+        if k:
+            self._zwj = False
+            self.draw(data[:k])
+            self._zwj = True
+        if k == n:
+            return ""
+        if data[k] == "\u200d":
+            return data[k:]  # another joiner: still pending (`_draw_unicode` keeps it)
+        self._zwj = False
+        self._combine("\u200d")
+        self._combine(data[k])
+        return data[k + 1:]
 
     def _combine(self, ch: str) -> None:
-        """Attach a zero-width character (accent, VS16, ZWJ) to the cell before."""
-        if unicodedata.category(ch) in ("Cc", "Cf") and ch not in ("\u200d", "\ufe0f", "\ufe0e"):
+        """Attach a zero-width character (accent, VS16, joiner) or a joined
+        character to the cell left of the cursor, as received (tmux keeps
+        marks uncomposed). As tmux: nothing at the first column; an unwritten
+        cell is a blank that takes it; a cell holds at most 21 UTF-8 bytes."""
+        if unicodedata.category(ch) == "Cc":
             return
         cursor = self.cursor
         x, y = cursor.x, cursor.y
+        if x > self.columns:
+            x = self.columns
         line = self.buffer[y]
         x -= 1
-        if x >= 0 and line.get(x) is not None and line[x].data == "" and x > 0:
-            x -= 1
+        while x > 0 and (cell := line.get(x)) is not None and cell.data == "":
+            x -= 1  # the stub of a wide character: its left half takes it
         if x < 0:
-            if y == 0:
-                return
-            y -= 1
-            line = self.buffer[y]
-            x = self.columns - 1
-        last = line.get(x)
-        if last is None:
+            return
+        last = line[x]
+        data = last.data + ch
+        if len(data.encode("utf-8", "surrogatepass")) > _CELL_BYTES:
             return
         self.dirty.add(y)
-        line[x] = last._replace(data=unicodedata.normalize("NFC", last.data + ch))
+        line[x] = last._replace(data=data)
 
     def repeat_last(self, count: int | None = None) -> None:
         """REP (`CSI n b`): repeat the last printed character."""
@@ -811,6 +848,12 @@ class VirtualScreen(pyte.Screen):
         for _ in range(count):
             if top == 0:
                 self._push_history(buf.get(0))
+            else:
+                # tmux moves the region's top row into its scrollback
+                # (grid_scroll_history_region) wherever the region starts;
+                # the engine history records only rows leaving the top of the
+                # screen, as before.
+                self._push_history(buf.get(top), record=False)
             for y in range(top, bottom):
                 nxt = buf.get(y + 1)
                 if nxt is None:
@@ -944,7 +987,11 @@ class VirtualScreen(pyte.Screen):
             self.cursor.x = max(stops) if stops else 0
 
     def tab(self) -> None:
+        """HT as tmux: to the next stop, else the last column; from the last
+        column (or past it, a wrap pending) nowhere, so the wrap still comes."""
         x = self.cursor.x
+        if x >= self.columns - 1:
+            return
         stops = [s for s in self.tabstops if s > x]
         self.cursor.x = min(stops) if stops else self.columns - 1
 
@@ -1285,6 +1332,7 @@ class VirtualScreen(pyte.Screen):
         self.g0_charset = pyte.charsets.LAT1_MAP
 
     def reset(self) -> None:
+        self._zwj = False
         if getattr(self, "alternate", False):
             self.alternate = False
             self._main_saved = None
