@@ -28,11 +28,6 @@ from tests.tmux_ref import TmuxTerm, tmux_available
 #: ("हिन्: रोटी") where we keep what the agent meant ("हिन्दी: रोटी").
 KNOWN_DIFFERENT: dict[str, str] = {
     "opencode/h5-cjk-marks-71x25": "Indic spacing marks: one cell in tmux (glibc), none for the agent and us",
-    # shrunk to 63 columns, a table row's wide char straddled the new edge and
-    # OpenCode overwrote its first half; tmux keeps the second half's padding
-    # cell past the edge, and once widened its capture drops that cell, so
-    # the hidden rest of the row reads one column left of ours
-    "opencode/h6-cjk-zwj-79x27": "wide char cut by a shrink, revealed by a widen (tmux padding cell)",
 }
 CASES = [
     pytest.param(c, marks=pytest.mark.xfail(reason=KNOWN_DIFFERENT[k], strict=True))
