@@ -15,7 +15,7 @@ import pytest
 from tests.test_chrome_opencode import answers, case, recall, replay, segments, truth_segments
 
 H6 = ["h6-long-harbour-104x31", "h6-cjk-zwj-79x27", "h6-resize-stream-93x23", "h6-small-60x20",
-      "h6-scroll-stream-150x44"]
+      "h6-scroll-stream-150x44", "h6-wide-hives-200x60"]
 
 
 def users(segs: list[dict]) -> list[str]:
