@@ -55,6 +55,7 @@ PANEL_VERBS = {"wrote": "write", "todos": "todowrite"}
 #: a row of a table drawn as a box grid in an answer: its cells, or a border
 GRID_CELLS = regex.compile(r"^(?P<ind>\s+)│(?P<cells>(?:[^│]*│){2,})$")
 RULE_ROW = regex.compile(r"^(?P<ind>\s{3,})─{3,}$")
+_BOLD_MEMO_MAX = 8192  # rows remembered by `_bold_marked_memo` (a few screens' worth of distinct rows)
 GRID_BORDER = regex.compile(r"^(?P<ind>\s+)[┌├└][─┬┼┴]+[┐┤┘]$")
 
 
@@ -318,7 +319,7 @@ class OpenCodeProfile(ChromeProfile):
                 if x < len(cells) and cells[x].fg == cells[0].bg:
                     text = text[:x] + "│" + text[x + 1:]
             elif frame.cells and frame.cells[y] is not None and "*" not in text:
-                text = self._bold_marked(frame, y, text, cut)
+                text = self._bold_marked_memo(frame, y, text, cut)
             out.append(text.rstrip())
         vp = self.viewport(frame)
         end = vp[1] if vp is not None else len(out)
@@ -328,6 +329,26 @@ class OpenCodeProfile(ChromeProfile):
         seen = getattr(self, "_grid_seen", None)
         conv = [r if r is None else _table_row(r) for r in _merge_grid_rows(out[:end], seen)]
         return conv + [""] * (end - len(conv)) + [_table_row(r) for r in out[end:]]
+
+    def _bold_marked_memo(self, frame: Frame, y: int, text: str, cut: int | None) -> str:
+        """`_bold_marked`, worked out once per row snapshot: an unchanged row is
+        the very same cell tuple in every frame (the screen re-reads only dirty
+        rows), and the answer depends on nothing else than its cells, text and
+        cut (the rules are the class's). Keyed by identity; the entry holds the
+        tuple so its id stays its own."""
+        cells = frame.cells[y]
+        memo = self.__dict__.get("_bold_memo")
+        if memo is None:
+            memo = self._bold_memo = {}
+        key = (id(cells), text, cut)
+        hit = memo.get(key)
+        if hit is not None and hit[0] is cells:
+            return hit[1]
+        if len(memo) >= _BOLD_MEMO_MAX:
+            memo.clear()
+        got = self._bold_marked(frame, y, text, cut)
+        memo[key] = (cells, got)
+        return got
 
     def _bold_marked(self, frame: Frame, y: int, text: str, cut: int | None) -> str:
         """An answer row with its bold words between `**`, as the answer's
