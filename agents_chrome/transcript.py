@@ -188,6 +188,7 @@ def fold_redraws(lines: list[TLine], marks: "Iterable[int | tuple[int, int]]") -
     shift = 0
     words: list[tuple[str, int, int]] | None = None  # of `lines` as they are: made again after a fold
     line_at: list[int] = []
+    index: tuple[list[str], dict[str, list[int]]] | None = None  # `_word_index(words)`
     for mark in sorted(rows_at):
         live_rows = rows_at[mark]
         p = mark - shift
@@ -196,6 +197,7 @@ def fold_redraws(lines: list[TLine], marks: "Iterable[int | tuple[int, int]]") -
         if words is None:
             words = _words(lines, 0, len(lines))
             line_at = [i for _, i, _ in words]
+            index = _word_index(words)
         # Rows on screen at the mark may still scroll into history after it,
         # ahead of the reprint: the reprint starts at one of the next rows.
         tried: set[int] = set()
@@ -204,7 +206,7 @@ def fold_redraws(lines: list[TLine], marks: "Iterable[int | tuple[int, int]]") -
             if split >= len(words) or split in tried:
                 continue
             tried.add(split)
-            found = _find_copy(words, split, s0 - live_rows)
+            found = _find_copy(words, split, s0 - live_rows, index)
             if found is None:
                 continue
             q, col = found
@@ -230,25 +232,42 @@ def fold_redraws(lines: list[TLine], marks: "Iterable[int | tuple[int, int]]") -
     return lines
 
 
-def _find_copy(words: list[tuple[str, int, int]], split: int, live: int) -> tuple[int, int] | None:
+def _word_index(words: list[tuple[str, int, int]]) -> tuple[list[str], dict[str, list[int]]]:
+    """The words alone and, per word, where it occurs (ascending): built once
+    per word list, not once per place a reprint may start (`_find_copy` is
+    asked up to a screen's rows per mark, each time scanning every word)."""
+    all_w = [w for w, _, _ in words]
+    where: dict[str, list[int]] = {}
+    for j, w in enumerate(all_w):
+        where.setdefault(w, []).append(j)
+    return all_w, where
+
+
+def _find_copy(words: list[tuple[str, int, int]], split: int, live: int,
+               index: tuple[list[str], dict[str, list[int]]] | None = None) -> tuple[int, int] | None:
     """Where the older copy of the text from word `split` on starts: (row, column).
 
     `live`: rows from here on were on screen when the program cleared or
-    the terminal changed size.
+    the terminal changed size. `index`: `_word_index(words)`, when the
+    caller keeps one.
     """
     old, new_all = words[:split], words[split:]
     if len(new_all) < 3:
         return None
-    probe = [w for w, _, _ in new_all[:_PROBE_WORDS]]
+    if index is None:
+        index = _word_index(words)
+    all_w, where = index
+    probe = all_w[split:split + _PROBE_WORDS]
     if len(old) < min(len(probe), _MIN_TAIL):
         return None
-    old_w = [w for w, _, _ in old]
-    new_w = [w for w, _, _ in new_all]
+    old_w = all_w[:split]
+    new_w = all_w[split:]
     k = len(probe)
     first = probe[0]
     # the old copy may end before the probe does (a short last turn)
-    cands = [j for j in range(len(old_w)) if old_w[j] == first
-             and old_w[j:j + k] == probe[:len(old_w[j:j + k])] and len(old_w[j:j + k]) >= min(k, _MIN_TAIL)]
+    at = where.get(first, ())
+    cands = [j for j in at[:bisect_left(at, split)]
+             if old_w[j:j + k] == probe[:len(old_w[j:j + k])] and len(old_w[j:j + k]) >= min(k, _MIN_TAIL)]
     # Repeated phrasing (every paragraph opening alike) matches in many
     # places: the place whose continuation reads most like the reprint's wins.
     if len(cands) > 1:
