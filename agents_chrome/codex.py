@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
-from typing import Iterable
+from typing import Callable, Iterable, TypeVar
 
 import regex
 from wcwidth import wcswidth, wcwidth
@@ -83,15 +83,48 @@ def _bg_run(frame: Frame, y: int) -> int | None:
 CARD_MARK = "\ue0c0"
 
 
+# Answers about one row snapshot: an unchanged row is the very same cell
+# tuple in every frame (the screen re-reads only dirty rows), and the card
+# colour and the card's markdown depend on nothing but its cells, its text and
+# the width. Keyed by the tuple's identity; the entry holds the tuple, so its
+# id stays its own. Asked for every row of every frame (_learn_inline_cards,
+# rows()): a quarter of a long inline Codex replay.
+_ROW_MEMO: dict[tuple[str, int, object], tuple[tuple, object]] = {}
+_ROW_MEMO_MAX = 16384
+_T = TypeVar("_T")
+
+
+def _row_memo(kind: str, cells: tuple, extra: object, work: Callable[[], _T]) -> _T:
+    key = (kind, id(cells), extra)
+    hit = _ROW_MEMO.get(key)
+    if hit is not None and hit[0] is cells:
+        return hit[1]  # type: ignore[return-value]
+    if len(_ROW_MEMO) >= _ROW_MEMO_MAX:
+        _ROW_MEMO.clear()
+    got = work()
+    _ROW_MEMO[key] = (cells, got)
+    return got
+
+
 def _card_bg(frame: Frame, y: int) -> str | None:
     """The row's background when it is a card row (one background across the width)."""
     cells = frame.cells[y] if y < len(frame.cells) else None
-    if cells is not None and (not cells or cells[0].bg == "default"):
+    if cells is None:
+        return full_bg(frame, y)
+    if not cells or cells[0].bg == "default":
         return None  # no background at its first cell (cheap: most rows)
-    return full_bg(frame, y)
+    return _row_memo("bg", cells, frame.columns, lambda: full_bg(frame, y))
 
 
 def _card_markdown(frame: Frame, y: int) -> str:
+    """`_card_markdown_of`, once per row snapshot (see `_row_memo`)."""
+    cells = frame.cells[y] if y < len(frame.cells) else None
+    if cells is None:
+        return _card_markdown_of(frame, y)
+    return _row_memo("md", cells, frame.lines[y], lambda: _card_markdown_of(frame, y))
+
+
+def _card_markdown_of(frame: Frame, y: int) -> str:
     """A prompt card row with the markdown Codex rendered written back.
 
     Codex renders the markdown of a submitted prompt in its card: `**b**`
