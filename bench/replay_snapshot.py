@@ -21,7 +21,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT.parent / "shared" / "corpus"
+# the shared corpus sits beside the main checkout (/work/shared next to /work/main);
+# from a worktree (/work/wt/<id>) it is one level further up
+CORPUS = next((c for c in (ROOT.parent / "shared" / "corpus", ROOT.parent.parent / "shared" / "corpus")
+               if c.is_dir()), ROOT.parent / "shared" / "corpus")
 
 
 def casts(root: Path) -> list[Path]:

@@ -46,7 +46,10 @@ from typing import Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-CORPUS = ROOT.parent / "shared" / "corpus"
+# the shared corpus sits beside the main checkout (/work/shared next to /work/main);
+# from a worktree (/work/wt/<id>) it is one level further up
+CORPUS = next((c for c in (ROOT.parent / "shared" / "corpus", ROOT.parent.parent / "shared" / "corpus")
+               if c.is_dir()), ROOT.parent / "shared" / "corpus")
 CLI = [sys.executable, "-m", "capsule_capture.cli"]
 
 import pyte  # noqa: E402
