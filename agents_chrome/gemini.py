@@ -72,6 +72,8 @@ class GeminiProfile(ChromeProfile):
         LineRule("using", "chrome", r"^\s*Using:?\s+\d+\s+(GEMINI\.md|MCP|context)"),
         LineRule("thinking-spinner", "chrome", r"^\s*[⠀-⣿]\s+.*\(esc to cancel"),
         LineRule("summary", "chrome", r"(Agent powering down|Interaction Summary|To resume this session:)"),
+        # the terminal's echo of control keys pressed after the CLI let go of it (^C^C)
+        LineRule("key-echo", "chrome", r"^\s*(\^[A-Z@\[\\\]^_?])+\s*$"),
         # a table inside an answer is a square box grid (tool boxes are rounded): kept whole
         LineRule("table-edge", "cont", r"^\s*[┌├└][─┬┼┴]+[┐┤┘]\s*$"),
         *COMMON_CHROME,
@@ -201,23 +203,51 @@ def _join_wide_wraps(text: str) -> str:
     out = [rows[0]]
     for prev, nxt in zip(rows, rows[1:]):
         prev, head = prev.rstrip(), nxt.lstrip()
-        if prev and head and wcwidth(prev[-1]) == 2 and wcwidth(head[0]) == 2 and wcswidth(prev) >= top - 2:
+        if prev and head and wcswidth(prev) >= top - 2 and (
+                (wcwidth(prev[-1]) == 2 and wcwidth(head[0]) == 2) or _cut_in_wide_run(prev, nxt)):
             out[-1] = out[-1].rstrip() + head
         else:
             out.append(nxt)
     return "\n".join(out)
 
 
+def _cut_in_wide_run(prev: str, nxt: str) -> bool:
+    """A full row cut inside a spaceless run holding wide characters
+    (`写进calib-1.lo` + `g文件`): the next row goes on under the list
+    item's text (indented past the row's own start), neither side of the
+    cut is a space, and the run across the cut has a wide character (text
+    without spaces, which Ink breaks at the width, not at a word)."""
+    head = nxt.lstrip()
+    if prev[-1].isspace() or not head or len(nxt) - len(head) <= len(prev) - len(prev.lstrip()):
+        return False
+    run = prev.split()[-1] + head.split()[0]
+    return any(wcwidth(c) == 2 for c in run)
+
+
 def _drop_rewrapped_repeats(text: str) -> str:
     """Inline, a resize mid-answer makes Ink print the live paragraph again at
     the new width after the copy that already reached the scrollback: a
-    paragraph equal to the one before it but for its line breaks goes."""
+    paragraph equal to the one before it but for its line breaks goes. The
+    copy in the scrollback may be the paragraph as far as it had streamed
+    (cut anywhere, even inside a word): a paragraph of a few words that the
+    next one opens with, character for character, is that cut copy and goes
+    too."""
     out: list[str] = []
     for para in regex.split(r"\n\s*\n", text):
-        if out and para.strip() and " ".join(para.split()) == " ".join(out[-1].split()):
-            continue
+        now = " ".join(para.split())
+        if out and now:
+            before = " ".join(out[-1].split())
+            if now == before:
+                continue
+            if len(before.split()) >= _CUT_COPY_WORDS and len(now) > len(before) and now.startswith(before):
+                out[-1] = para
+                continue
         out.append(para)
     return "\n\n".join(out)
+
+
+#: words a paragraph needs before it may be taken for a cut copy of the next
+_CUT_COPY_WORDS = 4
 
 
 def _input_text(rows: list[str]) -> str | None:
@@ -269,10 +299,25 @@ def _fold_reprints(lines: list[TLine], compare: int = 6) -> list[TLine]:
         seg = lines[bounds[k]:bounds[k + 1]]
         if k + 1 < len(starts):
             a = heads(seg, compare)
-            if len(a) >= 2 and a == heads(lines[bounds[k + 1]:bounds[k + 2]], len(a)):
-                continue  # the next stretch reprints this one
+            later = [lines[bounds[j]:bounds[j + 1]] for j in range(k + 1, len(starts))]
+            # a later stretch reprints this one (a reprint cut short by the
+            # next one is skipped over: the one after it holds the rest)
+            if len(a) >= 2 and any(a == heads(nxt, len(a)) and _holds_prompts(seg, nxt) for nxt in later):
+                continue
         keep.extend(seg)
     return keep
+
+
+def _holds_prompts(old: list[TLine], new: list[TLine]) -> bool:
+    """Whether `new` draws all of `old`'s prompts again, in order (each compared where
+    both copies are drawn: the rows wrap at each copy's own width).
+
+    A reprint after a resize redraws the conversation under the logo; after
+    `/clear` the logo and tips are drawn again over an empty conversation,
+    so the same header alone does not make the older stretch a copy."""
+    rest = iter(_prompt_heads(new))
+    # in order, not one for one: a stitched copy may have lost a prompt the reprint has
+    return all(any(x.startswith(y) or y.startswith(x) for y in rest) for x in _prompt_heads(old))
 
 
 def _prompt_heads(lines: list[TLine]) -> list[str]:

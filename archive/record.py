@@ -27,6 +27,9 @@ class Turn(msgspec.Struct, omit_defaults=True):
     vector: str = "native"
     key: str = ""  # stable identity of the turn within its source (dedupe on re-sync)
     raw: bytes | None = None  # the source's own record, verbatim
+    # not all of it was on screen (an answer taller than a bottom-anchored
+    # viewport): said in every view, so a reader knows the text is cut
+    partial: bool = False
 
 
 class Source(msgspec.Struct, omit_defaults=True):
@@ -93,6 +96,8 @@ def to_json(conv: Conversation, raw: bool = False) -> dict[str, Any]:
             d["is_error"] = t.is_error
         if t.model:
             d["model"] = t.model
+        if t.partial:
+            d["partial"] = True
         if raw and t.raw is not None:
             d["raw"] = t.raw.decode("utf-8", "replace")
         turns.append(d)

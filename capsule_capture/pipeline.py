@@ -197,7 +197,7 @@ def build_conversation(cid: str, agent: str, header: CastHeader, made: list[Any]
         if ts is None and start is not None and t.time is not None:
             ts = iso_time(float(start) + t.time)
         turns.append(Turn(t.role, t.text or "", name=t.name, input=t.input, ts=ts, vector="screen",
-                          key=f"screen:{i}"))
+                          key=f"screen:{i}", partial=bool(getattr(t, "partial", False))))
     title = header.title if isinstance(header.title, str) and header.title else \
         next((t.text[:80] for t in turns if t.role == "user"), None)
     cwd = header.raw.get("cwd")

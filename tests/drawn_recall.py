@@ -37,7 +37,7 @@ def drawn_sequence(cast: Path, prompts: list[str] | None = None) -> list[str] | 
     Given the typed prompts, one such sequence per prompt instead: the rows
     on screen from the first frame showing that prompt sent (a row with the
     prompt bar and the prompt's opening words) to the first frame showing
-    the next one. An answer is drawn only after its prompt was sent, and
+    the next one, below the prompt's own rows. An answer is drawn only after its prompt was sent, and
     templated answers repeat phrases, so without the window a phrase of an
     earlier answer would count a never-drawn part of a later one as drawn."""
     frames: list[tuple[float, list[str]]] = []
@@ -69,7 +69,12 @@ def drawn_sequence(cast: Path, prompts: list[str] | None = None) -> list[str] | 
             if t0 <= tm < t1 or (t1 == t0 and tm >= t0):
                 # rows above the prompt are earlier turns still on screen
                 y = sent_at(lines, heads[i])
-                for ln in lines[y or 0:]:
+                start = y or 0
+                # the prompt's own rows (its bar) are the user's words: an
+                # answer repeating them was not drawn for that
+                while y is not None and start < len(lines) and lines[start].startswith("┃"):
+                    start += 1
+                for ln in lines[start:]:
                     rows.setdefault(ln)
         out.append(WORD.findall("\n".join(rows)))
     return out
