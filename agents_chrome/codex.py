@@ -345,7 +345,11 @@ class CodexProfile(ChromeProfile):
             key = ln.strip()
             if key in self._wide_bold:
                 continue
-            marked = _marked_wide_bold(ln, styles[y])
+            cells = frame.cells[y] if y < len(frame.cells) else None
+            if cells is None:
+                marked = _marked_wide_bold(ln, styles[y])
+            else:  # once per row snapshot: a row without CJK bold is asked again every frame
+                marked = _row_memo("wb", cells, ln, lambda: _marked_wide_bold(ln, styles[y]))
             if marked != ln:
                 self._wide_bold[key] = marked.strip()
 
