@@ -18,6 +18,7 @@ Screen anatomy:
 """
 from __future__ import annotations
 
+import dataclasses
 from typing import Iterable, Iterator
 
 import regex
@@ -201,11 +202,18 @@ class ClaudeCodeProfile(ChromeProfile):
         open the new layout, and the redraw, which shares no row with them,
         would be stitched after them: a second copy of the conversation.
         """
+        held: Frame | None = None  # history a left-out inline frame carried, for the next frame
         for f in frames:
             if f.alternate:
                 top = self._input_box_top(f.lines)
                 if top is not None and len(f.lines[top].rstrip()) < f.columns - 1:
                     continue
+            elif _drawn_wider(f):
+                held = _history_before_resize(f, held)
+                continue
+            if held is not None and not f.alternate:
+                f = _with_history_before(f, held)
+            held = None
             yield f
 
     def transcript(self, frames: Iterable[Frame]) -> list[TLine]:
@@ -240,8 +248,11 @@ class ClaudeCodeProfile(ChromeProfile):
             # a tip wrapped at a narrow width: its next rows are the tip's too;
             # so are the rows of a slash-menu entry whose description wrapped
             # (indented to the description's column)
+            # (a tip's wrapped rows are indented to its text, past `  ⎿  `; a row
+            # indented less is the conversation the stitcher put after it)
             if (lb.kind == "cont" and above is not None and above.kind == "chrome"
-                    and (above.rule == "tip" or (above.rule == "slash-menu" and lb.line.text.startswith(" " * 8)))):
+                    and ((above.rule == "tip" and lb.line.text.startswith(" " * 5))
+                         or (above.rule == "slash-menu" and lb.line.text.startswith(" " * 8)))):
                 lb.kind = "chrome"
                 lb.rule = above.rule
             above = lb
@@ -249,6 +260,7 @@ class ClaudeCodeProfile(ChromeProfile):
                 prev = lb.kind
         _records_to_tables(labeled)
         _prompts_that_look_like_commands(labeled)
+        _answers_without_marker(labeled)
         return labeled
 
     def make_turn(self, kind: str, text: str, members: list[Labeled]) -> Turn | list[Turn] | None:
@@ -269,6 +281,33 @@ class ClaudeCodeProfile(ChromeProfile):
         if kind == "assistant":
             text = _nested_numbers(text)
         return Turn(kind, text)
+
+
+#: Rows drawn only once a prompt was sent: the spinner/status line, the tip
+#: under it, the thinking time.
+WORKING_RULES = frozenset({"status-star", "status-star-tokens", "tip", "thinking-time"})
+
+
+def _answers_without_marker(labeled: list[Labeled]) -> None:
+    """Text after a prompt and the working status under it is an answer even
+    when its `●` row was never on screen.
+
+    A burst of output (a long answer arriving at once) can scroll the
+    answer's first rows, marker included, out of the full-screen view before
+    any frame shows them; what was drawn follows the spinner row of the
+    prompt. Taken as `cont` it would join the prompt. The prompt's own
+    continuation rows come right under it, never after the status line.
+    """
+    in_prompt = working = False
+    for lb in labeled:
+        if lb.kind in ("user", "assistant", "tool_call", "tool_result", "thinking", "system"):
+            in_prompt, working = lb.kind == "user", False
+        elif lb.kind == "chrome" and in_prompt and lb.rule in WORKING_RULES:
+            working = True
+        elif lb.kind == "cont" and in_prompt and working and lb.body.strip():
+            lb.kind, lb.rule = "assistant", "answer-without-marker"
+            lb.body = lb.body[2:] if lb.body.startswith("  ") else lb.body  # the answer's indent
+            in_prompt = working = False
 
 
 SLASH_NAME = regex.compile(r"^/[\w:-]+(?=\s|$)")
@@ -447,6 +486,47 @@ def _summary_turns(text: str) -> list[Turn]:  # type: ignore[return]
         for _ in range(min(n, 50)):
             turns.append(Turn("tool_call", text.splitlines()[0].strip(), name=name))
     return turns or [Turn("tool_call", text.strip(), name=None)]
+
+
+def _drawn_wider(frame: Frame) -> bool:
+    """An inline frame laid out for a wider terminal than the screen is.
+
+    The inline renderer places every row itself (column moves, CR LF) and
+    never lets a row run into the next one: a rule of the input box that
+    autowrapped was drawn for an older, wider width (two resizes in quick
+    succession: the TUI redraws the whole conversation at the width it saw
+    first, its rows piling up at the right edge), or the terminal rewrapped
+    an older wider layout when it shrank. Either way the rows, and what the
+    drawing pushed into history, are no text of the conversation; the
+    redraw at the real width follows.
+    """
+    wrapped = frame.row_wrapped
+    if not wrapped:
+        return False
+    return any(w and _RULE_RUN in ln and RULE.match(ln) for ln, w in zip(frame.lines, wrapped))
+
+
+def _history_before_resize(frame: Frame, held: Frame | None) -> Frame | None:
+    """What of a left-out frame's history is conversation: the rows that left
+    the screen before its last resize (laid out at the old width, before any
+    redraw at the wrong one); rows pushed out after it belong to the
+    mis-laid-out drawing."""
+    cut = max((off for off, why in frame.marks if why == "resize"), default=0)
+    if cut == 0:
+        return held
+    part = dataclasses.replace(frame, scrolled=frame.scrolled[:cut], widths=frame.widths[:cut],
+                               wrapped=frame.wrapped[:cut], marks=[m for m in frame.marks if m[0] <= cut])
+    return part if held is None else _with_history_before(part, held)
+
+
+def _with_history_before(frame: Frame, held: Frame) -> Frame:
+    """`frame` with the history `held` scrolled before its own."""
+    n = len(held.scrolled)
+    return dataclasses.replace(
+        frame, scrolled=held.scrolled + frame.scrolled,
+        widths=(held.widths or [held.columns] * n) + (frame.widths or [frame.columns] * len(frame.scrolled)),
+        wrapped=(held.wrapped or [False] * n) + (frame.wrapped or [False] * len(frame.scrolled)),
+        marks=list(held.marks) + [(off + n, why) for off, why in frame.marks])
 
 
 def _drop_input_boxes(lines: list[TLine]) -> list[TLine]:

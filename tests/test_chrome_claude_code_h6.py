@@ -1,0 +1,86 @@
+"""Claude Code chrome on real recordings: what the h6 round of fresh
+recordings found, asserted on every Claude Code recording that shows the
+situation (never on one case by name), against its truth.json:
+
+- two resizes in quick succession: the inline renderer redraws the whole
+  conversation laid out for the width it saw first, in a narrower terminal
+  (rows pile up at the right edge, the input box's rules autowrap). Those
+  frames, and what their drawing pushed into history, add no text; the
+  history that left the screen before the resize stays;
+- an answer that arrived in one burst can scroll its `●` row out of the
+  full-screen view before any frame shows it: what was drawn, after the
+  prompt's working status and tip, is the answer, not more prompt (a tip's
+  own wrapped rows are indented to its text).
+"""
+from __future__ import annotations
+
+import difflib
+import unicodedata
+from pathlib import Path
+
+import regex
+
+from agents_chrome.claude_code import _drawn_wider
+from tests.conftest import frames_of
+from tests.test_chrome_claude_code_h5 import CASES, replayed_segments, truth_segments, turns_of
+
+WORD = regex.compile(r"\w+")
+
+
+def words(text: str) -> list[str]:
+    """Words (NFC), leaving out code fences' language tags (the TUI never draws
+    them); wide (CJK) text counts by character: it has no spaces, and the
+    width wraps it anywhere."""
+    out: list[str] = []
+    for w in WORD.findall(unicodedata.normalize("NFC", regex.sub(r"```\w*", "", text)).lower()):
+        wide = any(unicodedata.east_asian_width(ch) in "WF" for ch in w)
+        out.extend(w if wide else [w])
+    return out
+
+
+def common(a: list[str], b: list[str]) -> int:
+    """Words of `a` and `b` in the same order (longest common subsequence, by blocks)."""
+    sm = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    return sum(m.size for m in sm.get_matching_blocks())
+
+
+def contains(hay: list[str], needle: list[str]) -> bool:
+    n = len(needle)
+    return any(hay[i:i + n] == needle for i in range(len(hay) - n + 1))
+
+
+def test_inline_frames_drawn_for_a_wider_width_add_no_text() -> None:
+    shown = [c for c in CASES if any(not f.alternate and _drawn_wider(f) for f in frames_of(c))]
+    assert shown, "no recording has an inline frame laid out wider than the screen"
+    for case in shown:
+        truth, got = truth_segments(case), replayed_segments(case)
+        assert len(got) == len(truth), case.name
+        for k, (want, have) in enumerate(zip(truth, got)):
+            tw, pw = words(" ".join(want)), words(" ".join(have))
+            hit = common(tw, pw)
+            assert hit >= 0.95 * len(pw), f"{case.name} answer {k}: text that is no answer"
+            # (an interrupted answer's truth may hold a chunk the TUI never drew)
+            assert hit >= 0.95 * len(tw), f"{case.name} answer {k}: answer text lost"
+
+
+def test_drawn_answers_never_join_the_prompt() -> None:
+    """The last line of each answer, wherever a frame drew it, comes back in
+    that prompt's answer; and no prompt holds more than was typed."""
+    checked = 0
+    for case in CASES:
+        rows = [words(ln) for f in frames_of(case) for ln in f.lines if ln.strip()]
+        truth, got = truth_segments(case), replayed_segments(case)
+        if len(truth) != len(got):
+            continue  # prompt counts are the golden tests' business
+        for k, (want, have) in enumerate(zip(truth, got)):
+            last = next((ln for ln in reversed("\n".join(want).splitlines()) if len(words(ln)) >= 6), None)
+            if last is None:
+                continue
+            tail = words(last)[-6:]
+            if any(contains(r, tail) for r in rows):
+                checked += 1
+                assert contains(words(" ".join(have)), tail), f"{case.name} answer {k}: {last!r} missing"
+    assert checked >= 20
+    for case in CASES:
+        for p in (t.text for t in turns_of(case) if t.role == "user"):
+            assert "\n\n\n" not in p, f"{case.name}: answer rows joined the prompt {p[:40]!r}"
