@@ -516,14 +516,62 @@ def _top(run: Run) -> int | None:
     return None if run.prompt_abs is None else run.prompt_abs - len(run.head)
 
 
+def _teletype(prev: Frame, cur: Frame) -> bool:
+    """`cur` only wrote at or after the cursor `prev` left, as plain output does
+    (a shell's `Killed`, what the next command of a list prints): nothing
+    before that cursor changed. Lines that scrolled off count as the rows they
+    were. An agent redraws above its cursor (answer, spinner) or moves it."""
+    if prev.alternate or cur.alternate or cur.marks or (prev.columns, prev.rows) != (cur.columns, cur.rows):
+        return False
+    px, py = prev.cursor
+    now = cur.scrolled + cur.lines
+    before = prev.lines
+    if py >= len(before) + 1 or len(now) <= py:
+        return False
+    if any((now[a] if a < len(now) else "") != before[a] for a in range(min(py, len(before)))):
+        return False
+    old_row = before[py] if py < len(before) else ""
+    if now[py][:px].rstrip() != old_row[:px].rstrip():  # rows come right-trimmed (of NBSP too)
+        return False
+    return now[py:] != before[py:] + [""] * max(0, len(now) - len(before))
+
+
+def after_exit(frames: list[Frame], runs: list[Run], i: int) -> int | None:
+    """The first frame of agent run i that only shows what was printed after
+    the agent ended (see `_teletype`), when the shell came back after it: the
+    agent's last frames are written at its final cursor position and below,
+    up to the next prompt. None when there is no such tail."""
+    r = runs[i]
+    if i + 1 >= len(runs):
+        return None
+    stop = min(r.end + 1, len(frames))
+    # only the frame the prompt came back in: an agent's own last output (Gemini's
+    # reprint and summary, Codex's token usage) is teletype too, in the frames before
+    k = stop - 1
+    if k - 1 > r.start and _teletype(frames[k - 1], frames[k]):
+        return k
+    return None
+
+
 def agent_frames(frames: list[Frame], runs: list[Run], i: int, hist: list[int] | None = None) -> list[Frame]:
     """Run i's frames with the shell's rows blanked; the next prompt's frame
-    is included (it may hold the agent's last output) with its prompt row gone."""
+    is included (it may hold the agent's last output) with its prompt row gone.
+    What was printed after the agent ended (`after_exit`) is not the agent's:
+    that frame shows the agent's last screen instead. (It is not made a turn of
+    its own: without timing, as in a raw log, the agent's goodbye lands in the
+    same frame, and turns must not depend on timing.)"""
     hist = hist if hist is not None else _absolute(frames)
     r = runs[i]
     hi = _top(runs[i + 1]) if i + 1 < len(runs) else None
     stop = min(r.end + 1, len(frames)) if hi is not None else r.end
-    return [_blank_outside(frames[k], hist[k], r.prompt_abs, hi) for k in range(r.start, stop)]
+    out = [_blank_outside(frames[k], hist[k], r.prompt_abs, hi) for k in range(r.start, stop)]
+    k0 = after_exit(frames, runs, i) if hi is not None else None
+    if k0 is not None:
+        last = out[k0 - 1 - r.start]
+        out = out[:k0 - r.start] + [replace(last, index=frames[k].index, time=frames[k].time, reason=frames[k].reason,
+                                            scrolled=[], marks=[], widths=[], wrapped=[], inputs=frames[k].inputs)
+                                    for k in range(k0, stop)]
+    return out
 
 
 def shell_lines(frames: list[Frame], run: Run, next_abs: int | None, hist: list[int] | None = None) -> list[str]:
