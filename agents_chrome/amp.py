@@ -28,6 +28,7 @@ import regex
 
 from wcwidth import wcswidth, wcwidth
 
+from agents_chrome.overlay import popup_rows
 from agents_chrome.profile import ChromeProfile
 from agents_chrome.rules import Labeled, LineRule
 from agents_chrome.stitch import Stitcher
@@ -338,26 +339,6 @@ def _row_text(ln: str, alternate: bool) -> str:
                                       or orb >= max(4, 0.3 * len(visible)))):
         ln = ""
     return ln
-
-
-def popup_rows(frame: Frame) -> range:
-    """Rows of a menu box drawn over the conversation at the right (the one
-    after a first Ctrl+C): its top corner stands well inside the row and its
-    right edge at the screen's; a table in an answer starts at the left."""
-    lines = frame.lines
-    for y, ln in enumerate(lines):
-        c = ln.find("╭─")
-        body = ln.rstrip()
-        if c < 4 or not body.endswith("╮") and not body[:-1].rstrip().endswith("╮"):
-            continue
-        if len(body) < frame.columns - 4:
-            continue
-        for y2 in range(y + 1, len(lines)):
-            if lines[y2][c:c + 1] == "╰":
-                return range(y, y2 + 1)
-            if lines[y2][c:c + 1] not in ("│", "┃"):
-                break
-    return range(0)
 
 
 def shell_command(text: str) -> str:

@@ -5,6 +5,8 @@ It knows no agent, only what terminal UIs share:
   horizontal rule or a box: frames are cut above the topmost rule of
   their last dozen rows;
 - a scrollbar may occupy the last column;
+- a box drawn over the conversation at the right (a menu, a dialog)
+  hides the rows under it, which are kept from the frames before;
 - spinners (braille, stars; a braille glyph also when it opens the body
   of a barred row), box borders, progress bars, timers, key hints
   (`esc to interrupt`, `ctrl+…`, `? for shortcuts`), token and context
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import regex
 
+from agents_chrome.overlay import popup_rows
 from agents_chrome.profile import ChromeProfile
 from agents_chrome.rules import COMMON_CHROME, LineRule
 from agents_chrome.transcript import without_scrollbar
@@ -50,9 +53,16 @@ class GenericProfile(ChromeProfile):
         LineRule("answer-bullet", "assistant", r"^\s*[●•✦⏺]\s+(?P<body>.*)$"),
     )
 
-    def rows(self, frame: Frame) -> list[str]:
-        out = []
-        for ln in (without_scrollbar(frame, SCROLLBAR) if frame.alternate else frame.lines):
+    def rows(self, frame: Frame) -> list[str | None]:  # type: ignore[override]
+        """On the alternate screen a row under a box drawn over the
+        conversation at the right is None (covered): the stitcher keeps the
+        row it hid."""
+        out: list[str | None] = []
+        covered = popup_rows(frame) if frame.alternate else range(0)
+        for y, ln in enumerate(without_scrollbar(frame, SCROLLBAR) if frame.alternate else frame.lines):
+            if y in covered:
+                out.append(None)
+                continue
             visible = ln.replace(" ", "")
             if visible and sum(c in DENSE for c in visible) >= max(6, 0.6 * len(visible)):
                 ln = ""  # animations drawn with dots

@@ -95,7 +95,17 @@ def test_table_rows_whole(case: Path, tmp_path_factory) -> None:
     for t in truth(case)["turns"]:
         if t["role"] == "assistant":
             for row in _md_table_rows(t["text"]):
-                assert row in shown, (row, shown[:8])
+                assert any(_same_row(row, s) for s in shown), (row, shown[:8])
+
+
+def _same_row(want: list[str], got: list[str]) -> bool:
+    """Cells equal, but for a space that fell on a character fold: Kimi
+    folds a cell by character and drops the space a row would start with
+    (`polyvinyl` / `acetate` in a 9-wide column), which no screen can tell
+    from a word cut at the edge. At most one such space per cell."""
+    return len(want) == len(got) and all(
+        w == g or (w.replace(" ", "") == g.replace(" ", "") and w.count(" ") - g.count(" ") == 1)
+        for w, g in zip(want, got))
 
 
 def test_table_unfold_rules() -> None:

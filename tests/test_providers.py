@@ -46,6 +46,21 @@ def parse_home(home: Path) -> list[Conversation]:
     return convs
 
 
+def match_answers(got: list[str], want: list[dict]) -> bool:
+    """Every served answer on disk exactly, in order. An answer the user
+    interrupted is kept as far as the agent had it when it stopped (Claude Code:
+    a prefix of what was served) or not at all (Codex drops it)."""
+    rest = list(got)
+    for w in want:
+        if w.get("interrupted"):
+            if rest and rest[0].strip() and w["text"].startswith(rest[0].rstrip()):
+                rest.pop(0)
+            continue
+        if not rest or rest.pop(0) != w["text"]:
+            return False
+    return not rest
+
+
 def truth_of(case: Path) -> dict:
     return json.loads((case / "truth.json").read_text())
 
@@ -75,20 +90,21 @@ def test_native_files_give_every_prompt_and_answer_exactly(case):
     else:
         assert users == want_users
     answers = [t.text for t in conv.turns if t.role == "assistant"]
-    want_answers = [t["text"] for t in truth["turns"] if t["role"] == "assistant"]
+    want_answers = [t for t in truth["turns"] if t["role"] == "assistant"]
     # interactive Amp (not --stream-json) keeps only the typed prompts on disk, every case
     if NOT_ON_DISK.get(case.name) == "answers" or case.parent.name == "amp":
         assert answers == []
     else:
-        assert answers == want_answers
+        assert match_answers(answers, want_answers)
         calls = [t for t in conv.turns if t.role == "tool_call"]
         want_calls = [t for t in truth["turns"] if t["role"] == "tool_call"]
         assert [c.name for c in calls] == [t["name"] for t in want_calls]
         assert all(c.input is not None for c in calls)
-        # a call the user refused gets a result Codex writes itself ("aborted by
-        # user"): the model never served it, so the truth does not count it
-        results = [t for t in conv.turns if t.role == "tool_result" and not (t.text or "").endswith("aborted by user")]
-        assert len(results) == sum(1 for t in truth["turns"] if t["role"] == "tool_result")
+        # a call the user refused has no served result; the agent may write one
+        # itself (Codex "aborted by user", Kimi "rejected by the user"), never more
+        results = [t for t in conv.turns if t.role == "tool_result"]
+        served = sum(1 for t in truth["turns"] if t["role"] == "tool_result")
+        assert served <= len(results) <= served + (len(want_calls) - served)
     # every turn keeps its source record verbatim, and says where it came from
     assert all(t.vector in ("native", "stream") for t in conv.turns)
     assert sum(1 for t in conv.turns if t.raw) >= len(users)
