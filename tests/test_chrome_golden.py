@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import RECORDINGS, strip_inputs
+from tests.drawn_recall import drawn_sequence
+from tests.drawn_recall import recall as drawn_recall
 from tests.golden import golden_view, replay
 
 AGENTS = ("claude-code", "codex", "opencode", "gemini", "amp")
@@ -23,18 +25,23 @@ LEAKS = re.compile(r"(esc to (interrupt|cancel)|\? for shortcuts|ctrl\+[a-z] to 
                    r"^\s*❯?\s*/[\w:-]+\s{3,}\S)", re.M)
 
 
-#: Recordings whose agent never drew part of its answers (a loaded machine:
-#: OpenCode redrew seconds apart while a resize re-laid out a streaming answer,
-#: and the rows between two drawings were never on screen): the recall floor
-#: is what was drawn, checked by hand against every frame.
-DRAWN_FLOOR = {"opencode/h6-resize-stream-93x23": 0.75, "opencode/h6-small-60x20": 0.85,
-               # a 30-row table burst into Claude Code's full-screen view: only the rows that
-               # fit were ever written, its heading and first 12 rows never reached the terminal
-               "claude-code/h6-burst-fullscreen-190x55": 0.7}
-
-
 def ids(p: Path) -> str:
     return f"{p.parent.parent.name}/{p.parent.name}"
+
+
+#: Served-word recall below this is checked against what was drawn instead: an
+#: agent may never draw part of an answer (OpenCode skipping redraws on a loaded
+#: machine while a resize re-lays out a stream, a table burst into Claude Code's
+#: full-screen view past its height); then every word that was on a frame must
+#: come back (tests.drawn_recall), 0.95 of them.
+SERVED_FLOOR = 0.9
+DRAWN_FLOOR = 0.95
+#: Known to lose drawn words (a real defect, kept visible): OpenCode grown from
+#: 61 to 137 columns right after a stream reprints the whole answer whole, and
+#: the replay keeps the copy laid out at the old width, cut mid-row.
+LOSES_DRAWN = {"opencode/h6-resize-stream-93x23": "answer reprinted whole at a new width not taken"}
+TRUTH_CASES = [pytest.param(c, marks=pytest.mark.xfail(reason=LOSES_DRAWN[ids(c)], strict=True))
+               if ids(c) in LOSES_DRAWN else c for c in CASES]
 
 
 @pytest.mark.parametrize("cast", CASES, ids=ids)
@@ -75,7 +82,7 @@ def _partial_prompts(turns: list[dict]) -> set[str]:
 
 
 @pytest.mark.parametrize("screen_only", [False, True], ids=["with-input", "screen-only"])
-@pytest.mark.parametrize("cast", CASES, ids=ids)
+@pytest.mark.parametrize("cast", TRUTH_CASES, ids=ids)
 def test_prompts_exact_answers_recalled_no_chrome(cast, screen_only, tmp_path):
     agent = cast.parent.parent.name
     src = strip_inputs(cast, tmp_path / "s.cast") if screen_only else cast
@@ -96,8 +103,11 @@ def test_prompts_exact_answers_recalled_no_chrome(cast, screen_only, tmp_path):
     if want_words:
         # Amp draws a long answer only once it is complete, already scrolled to
         # its end: the top of it is never on screen to recover.
-        floor = 0.3 if agent == "amp" else DRAWN_FLOOR.get(ids(cast), 0.9)
-        assert common / len(want_words) >= floor
+        floor = 0.3 if agent == "amp" else SERVED_FLOOR
+        if common / len(want_words) < floor:
+            truth_turns = json.loads((cast.parent / "truth.json").read_text())["turns"]
+            drawn, got = drawn_recall(truth_turns, conv["turns"], drawn_sequence(cast))
+            assert got / max(1, drawn) >= DRAWN_FLOOR, (common / len(want_words), drawn, got)
     if got_words:
         assert common / len(got_words) >= 0.9
     for t in conv["turns"]:
