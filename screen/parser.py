@@ -136,6 +136,9 @@ class _PlainModes(dict):  # type: ignore[type-arg]
 
 
 _PLAIN_MODES = _PlainModes()
+# The special modes the parse loop sets itself (cursor visibility,
+# synchronized output, autowrap): every TUI switches them around each redraw.
+_FAST_PRIV = frozenset({"25", "2026", "7"})
 _LAT1 = charsets.LAT1_MAP
 
 
@@ -413,11 +416,11 @@ class Parser:
                         continue
                 erase_line(how)
                 continue
-            elif i == _PRIV:
+            elif i == _PRIV and ((params := m.group(_PRIV_PARAMS)) in _FAST_PRIV or _PLAIN_MODES[params]):
                 # What set_mode / reset_mode do for one mode, without the
                 # calls: Codex brackets every redraw in ?2026 and ?25, Kimi
-                # in ?7, ?25 and ?12.
-                params, final = m.group(_PRIV_PARAMS, _PRIV_FINAL)
+                # in ?7, ?25 and ?12. Other modes take the handler below.
+                final = m.group(_PRIV_FINAL)
                 if params == "25":
                     if final == "h":
                         mode.add(_DECTCEM)
@@ -438,23 +441,10 @@ class Parser:
                     elif _DECAWM in mode:
                         screen._autowrap_off()
                         mode.discard(_DECAWM)
+                elif final == "h":
+                    mode.add(_PLAIN_MODES[params])
                 else:
-                    code = _PLAIN_MODES[params]
-                    if code:
-                        if final == "h":
-                            mode.add(code)
-                        else:
-                            mode.discard(code)
-                    else:
-                        if last:
-                            screen._last_char = last[-1]
-                            last = ""
-                        screen._pen = pen
-                        handlers[i](m)  # type: ignore[index]
-                        pen = screen._pen
-                        cursor, buffer, dirty_add = screen.cursor, screen.buffer, screen.dirty.add
-                        cols, lines, mode, margins = screen.columns, screen.lines, screen.mode, screen.margins
-                        plain = not screen.charset and screen.g0_charset is _LAT1 and _IRM not in mode
+                    mode.discard(_PLAIN_MODES[params])
                 continue
             else:
                 if last:

@@ -13,32 +13,16 @@ reaches an agent's turn."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from agents_chrome import shell
 from screen.cast import CastReader
 from screen.frames import iter_frames
-from tests.conftest import RECORDINGS, cli, strip_inputs
+from tests.conftest import RECORDINGS, strip_inputs
+from tests.test_shell_h5 import _meta, _replay, ids
 
 CASES = sorted(RECORDINGS.glob("*/h6-sh-*/session.cast"))
-
-
-def ids(p: Path) -> str:
-    return f"{p.parent.parent.name}/{p.parent.name}"
-
-
-def _replay(path: Path) -> dict:
-    res = cli("replay", str(path), "--format", "json")  # no --agent: found from the typed command / screen
-    assert res.returncode == 0, res.stderr
-    return json.loads(res.stdout)
-
-
-def _truth(cast: Path) -> tuple[dict, list[str]]:
-    meta = json.loads((cast.parent / "meta.json").read_text())
-    truth = json.loads((cast.parent / "truth.json").read_text())
-    return meta, [t["text"] for t in truth["turns"] if t["role"] == "user" and not t.get("kind")]
 
 
 def test_h6_cases_cover_four_agents():
@@ -49,7 +33,7 @@ def test_h6_cases_cover_four_agents():
 @pytest.mark.parametrize("screen_only", [False, True], ids=["with-input", "screen-only"])
 @pytest.mark.parametrize("cast", CASES, ids=ids)
 def test_typed_lines_are_shell_turns_and_agent_turns_hold_no_shell(cast, screen_only, tmp_path):
-    meta, prompts = _truth(cast)
+    meta, prompts = _meta(cast)
     conv = _replay(strip_inputs(cast, tmp_path / "s.cast") if screen_only else cast)
     assert [t["text"] for t in conv["turns"] if t["role"] == "user"] == prompts
     typed = meta["shell"]["typed_at_shell"]
@@ -75,7 +59,7 @@ def test_a_crashed_agents_job_message_is_no_prompt():
     frame. That text is the shell's, never a prompt of the agent: the frame the
     prompt came back in shows the agent its last screen."""
     cast = RECORDINGS / "claude-code" / "h6-sh-cc-rprompt-crash-150x44" / "session.cast"
-    _, prompts = _truth(cast)
+    _, prompts = _meta(cast)
     conv = _replay(cast)
     assert [t["text"] for t in conv["turns"] if t["role"] == "user"] == prompts
     last_answer = max(i for i, t in enumerate(conv["turns"]) if t["role"] == "assistant")
@@ -102,6 +86,6 @@ def test_two_agents_in_one_shell_each_their_own_stretch():
     stretches = shell.split(frames, header)
     assert stretches is not None
     assert shell.agents_in(stretches) == ["kimi", "vibe"]
-    _, prompts = _truth(cast)
+    _, prompts = _meta(cast)
     got = [[t.text for t in s.turns if t.role == "user"] for s in stretches if s.kind == "agent"]
     assert got == [prompts[:1], prompts[1:]]
