@@ -22,6 +22,7 @@ import dataclasses
 from typing import Iterable, Iterator
 
 import regex
+from wcwidth import wcswidth, wcwidth
 
 from agents_chrome.profile import ChromeProfile, per_frame
 from agents_chrome.rules import Labeled, LineRule
@@ -33,6 +34,10 @@ RULE = regex.compile(r"^\s*─{20,}\s*$")
 _RULE_RUN = "─" * 20  # every RULE row holds it: a substring test skips the regex on most rows
 LOGO = regex.compile(r"^\s*[▐▝▘▗▖▛▜▟▙▀▄█]{2}[▐▝▘▗▖▛▜▟▙▀▄█ ]*\s+Claude Code v?\d")
 STAR = r"[✻✶✳✢✽·*⏺∗]"
+#: the header's text with the mascot left out (`_still_mascot`)
+LOGO_STILL = regex.compile(r"^ {%d}Claude Code v?\d" % 11)
+_MASCOT = frozenset("▐▝▘▗▖▛▜▟▙▀▄█▌·~*✻ ")
+_MASCOT_COLS = 10
 
 # A collapsed group of tool calls: "Ran 2 shell commands, read 1 file".
 SUMMARY_PATTERN = (
@@ -66,6 +71,7 @@ class ClaudeCodeProfile(ChromeProfile):
     screen_signatures = (r"Claude Code v\d", r"Welcome to Claude Code")
     rules = (
         LineRule("logo", "chrome", LOGO.pattern),
+        LineRule("logo-still", "chrome", LOGO_STILL.pattern),
         LineRule("logo-continued", "chrome", r"^\s*[▐▝▘▗▖▛▜▟▙▀▄█]{2}[▐▝▘▗▖▛▜▟▙▀▄█ ]*\s{2,}\S"),
         LineRule("status-star", "chrome", rf"^\s*{STAR}\s+\S+(…|\s+for\s+\d)"),
         LineRule("status-star-tokens", "chrome", rf"^\s*{STAR}\s+.*(\d+s\b|tokens|esc to interrupt)"),
@@ -120,6 +126,8 @@ class ClaudeCodeProfile(ChromeProfile):
     @per_frame
     def viewport(self, frame: Frame) -> tuple[int, int] | None:
         top = self._frame_box_top(frame)
+        if top is None and frame.alternate:
+            top = _dialog_rule(frame.lines)
         return (0, top if top is not None else len(frame.lines))
 
     main_viewport = viewport
@@ -149,6 +157,7 @@ class ClaudeCodeProfile(ChromeProfile):
         top = self._frame_box_top(frame)
         end = top if top is not None else len(lines)
         scrolled = self._scrolled(frame)
+        lines = _still_mascot(lines, end)
         out: list[str | None] = []
         run = 0
         for y, ln in enumerate(lines[:end]):
@@ -234,7 +243,7 @@ class ClaudeCodeProfile(ChromeProfile):
         if detailed:
             lines = [ln for ln in lines if not (ln.source == "history" and ln.time in detailed)]
         lines = _drop_input_boxes(lines)
-        return fold_reprints(lines, LOGO)
+        return _join_wide_wraps(_join_reflowed(fold_reprints(lines, LOGO)))
 
     # -- turns ------------------------------------------------------------
     def label(self, lines: list[TLine]) -> list[Labeled]:
@@ -553,3 +562,114 @@ def _drop_input_boxes(lines: list[TLine]) -> list[TLine]:
 
 
 PROFILE = ClaudeCodeProfile()
+
+
+def _dialog_rule(lines: list[str]) -> int | None:
+    """The top rule of a dialog the full-screen renderer draws in place of
+    the input box (the start-up "Make auto mode your default permission
+    mode?", a permission question): one full-width rule with the dialog's
+    rows under it, no second rule closing a box.
+
+    Its rows are no part of the conversation. Taken as conversation, they
+    stay in the stitched document after the dialog closes (the next view
+    ends in blank padding where they were, and blank rows erase nothing),
+    and every later view, which no longer shows them, looks like a page
+    back: the first prompt and answer were never placed.
+    """
+    rules = [i for i, ln in enumerate(lines) if _RULE_RUN in ln and RULE.match(ln)]
+    if len(rules) != 1:
+        return None
+    y = rules[0]
+    below = [ln for ln in lines[y + 1:] if ln.strip()]
+    return y if below else None
+
+
+def _still_mascot(lines: list[str], end: int) -> list[str]:
+    """The full-screen header with its mascot's cells blanked.
+
+    While a start-up dialog waits, the mascot left of the header animates:
+    it changes glyphs and hops a row down and back, so the header's rows
+    ("Claude Code vX", the model, the directory) come in several versions,
+    each shifted or re-glyphed. The stitcher takes every version for new
+    rows, and that pile of headers makes the first prompt's view look like
+    a page back. The text right of the mascot never moves: with the
+    mascot's columns blank every version is the same rows.
+    """
+    head = next((y for y, ln in enumerate(lines[:min(end, 8)]) if "Claude Code v" in ln), None)
+    if head is None:
+        return lines
+    out = list(lines)
+    for y in range(max(0, head - 1), min(end, head + 4)):
+        ln = out[y]
+        if len(ln) > _MASCOT_COLS + 1 and set(ln[:_MASCOT_COLS + 1]) <= _MASCOT and ln[:_MASCOT_COLS + 1].strip():
+            out[y] = " " * (_MASCOT_COLS + 1) + ln[_MASCOT_COLS + 1:]
+    return out
+
+
+def _join_reflowed(lines: list[TLine]) -> list[TLine]:
+    """Rows the terminal split when it narrowed, joined again.
+
+    Claude Code ends every row it draws with a line break of its own; a row
+    the screen marks as autowrapped was cut by the terminal itself, which
+    re-wraps the rows of its history at the new width when the window
+    shrinks (as tmux does). The cut falls at the column edge, inside a word
+    or a run of Japanese: the text goes on, with nothing between, on the
+    next row.
+    """
+    out: list[TLine] = []
+    glue = False
+    for ln in lines:
+        if glue and out and ln.source == out[-1].source:
+            head = out[-1]
+            out[-1] = dataclasses.replace(head, text=head.text + ln.text, wrapped=ln.wrapped)
+        else:
+            out.append(ln)
+        glue = ln.wrapped and bool(ln.text.strip())
+    return out
+
+
+def _wide(ch: str) -> bool:
+    return wcwidth(ch) == 2
+
+
+_LEAD = regex.compile(r"^(\s*)(?:[●❯⎿]\s+|[-*•]\s+|\d+\.\s+)?")
+
+
+def _join_wide_wraps(lines: list[TLine]) -> list[TLine]:
+    """Rows Claude Code wrapped inside a run of Chinese or Japanese, joined.
+
+    That text has no spaces, so Claude Code breaks it wherever the row is
+    full: between two characters, inside a word. A row that ends in a wide
+    character within two cells of its width (the next wide character did
+    not fit), followed by a row that opens with one at the column the
+    first row's text starts at, is one line: joined with nothing between.
+    A shorter row ended where the text had a line break. The width is the
+    terminal's when the row was drawn, or (full screen, where it is not
+    kept) the widest row of the paragraph.
+    """
+    if not any(not ln.text.isascii() for ln in lines):
+        return lines
+    out: list[TLine] = []
+    top = 0  # widest row of the current paragraph
+    for ln in lines:
+        text = ln.text.rstrip()
+        if not text:
+            top = 0
+            out.append(ln)
+            continue
+        cells = wcswidth(text)
+        top = max(top, cells)
+        prev = out[-1] if out else None
+        if prev is not None and prev.source == ln.source and prev.text.strip():
+            p = prev.text.rstrip()
+            body = text.lstrip()
+            indent = len(text) - len(body)
+            lead = _LEAD.match(p)
+            starts = {len(lead.group(1)), lead.end()} if lead else {0}
+            limit = min(prev.width, top) if prev.width else top
+            if (body and _wide(p[-1]) and _wide(body[0]) and indent in starts and indent > 0
+                    and wcswidth(p) >= limit - 2):
+                out[-1] = dataclasses.replace(prev, text=p + body, wrapped=ln.wrapped)
+                continue
+        out.append(ln)
+    return out

@@ -115,7 +115,14 @@ def build_transcript(frames: Iterable[Frame], viewport: Viewport = whole_screen,
     return fold_redraws(out, marks)
 
 
-WORD = regex.compile(r"\w+")
+#: a word: a run of word characters, except that each Chinese or Japanese
+#: character is a word of its own. That text has no spaces: a re-layout at
+#: another width breaks its runs at other places, and a reprint that opens
+#: inside a run (the tail of a paragraph redrawn after a resize) must still
+#: find its older copy character by character.
+_CJK = r"\p{Han}\p{Hiragana}\p{Katakana}"
+WORD = regex.compile(r"[%s]|[^\W%s]+" % (_CJK, _CJK))
+_IDEOGRAPH = regex.compile(r"[%s]" % _CJK)
 _PROBE_WORDS = 12  # words of a reprint's opening looked up in what came before
 _COVER = 0.85  # share of the old copy's words the reprint must hold, in order
 _MIN_TAIL = 4  # fewest words of an old copy that may be folded
@@ -139,7 +146,7 @@ def _words(lines: "list[TLine]", lo: int, hi: int) -> list[tuple[str, int, int]]
         out.extend(found)
         text = ln.text
         # a word is cut by the wrap only when the row's text runs to its last column
-        glue = (ln.wrapped and bool(text) and bool(WORD.match(text[-1]))
+        glue = (ln.wrapped and bool(text) and bool(WORD.match(text[-1])) and not _IDEOGRAPH.match(text[-1])
                 and (not ln.width or len(text) >= ln.width))
     return out
 
