@@ -22,7 +22,7 @@ Screen anatomy:
 """
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Sequence
 
 import textwrap
 
@@ -46,6 +46,7 @@ SCROLLBAR = set("█▄▀▐▌▕▏│┃▁▂▃▅▆▇")
 # a code block's line-number gutter: `  4` alone is an empty line of the block
 GUTTER = regex.compile(r"^(?P<indent>\s*)(?P<n>\d{1,4})(?: (?P<code>.*))?$")
 PROMPT_ROW = regex.compile(r"^\s?>\s+\S")
+SLASH_ROW = regex.compile(r"^>\s+/[\w-]+")
 BAND_BOTTOM = regex.compile(r"^\s*▀{10,}\s*$")
 FOOTER = regex.compile(r"workspace \(/directory\)|no sandbox|\bsandbox\s{3,}|/model\s*$|context left")
 INPUT_ROW = regex.compile(r"^\s?[*>!]\s(?P<body>.*)$")
@@ -102,17 +103,72 @@ class GeminiProfile(ChromeProfile):
 
     def transcript(self, frames: Iterable[Frame]) -> list[TLine]:
         self._inputs: list[tuple[float, str]] = []
+        self._code_rows: dict[str, str] = {}
+        self._accent: str | None = None
+        self._code_seen: dict[int, object] = {}
+        self._code_phrases: set[tuple[str, str, str]] = set()
         return _fold_reprints(_fold_alt_reprint(super().transcript(self._watch_input(frames))))
 
     def _watch_input(self, frames: Iterable[Frame]) -> Iterable[Frame]:
-        """Note each text the input band held when it was emptied (a submission), as frames pass."""
+        """Note each text the input band held when it was emptied (a submission),
+        and the answer rows drawn with inline code (see _learn_code_rows), as frames pass."""
         held: str | None = None
         for f in frames:
+            self._learn_code_rows(f)
             text = _input_text(self.rows(f))
             if held and not text:
                 self._inputs.append((f.time, held))
             held = text
             yield f
+
+    def _learn_code_rows(self, frame: Frame) -> None:
+        """Gemini draws an answer's inline code without its backticks, in the
+        accent colour its `✦` answer marker has; the text around it is in the
+        body colour. The history keeps only text, so each drawn row holding
+        such a run is remembered by its text with the backticks back, for
+        make_turn. Only rows that changed since the last frame are read (a
+        row snapshot is the same cell tuple while it is unchanged)."""
+        if not frame.cells:
+            return
+        seen = self._code_seen
+        rows = self.rows(frame)
+        for y, ln in enumerate(rows):
+            cells = frame.cells[y] if y < len(frame.cells) else None
+            if cells is None or not ln.strip() or seen.get(y) is cells:
+                continue
+            seen[y] = cells
+            if ln.startswith("✦ ") and cells[0].fg != "default":
+                self._accent = cells[0].fg
+            if self._accent is None or not any(sp[2] == self._accent for sp in frame.styles[y]):
+                continue
+            marked = _marked_code_row(ln, frame.styles[y], self._accent)
+            if marked is not None and not _in_code_block(rows, frame.styles, y):
+                plain, got = _answer_key(ln), _answer_key(marked)
+                if plain and got != plain:
+                    self._code_rows[plain] = got
+                    self._code_phrases.update(_code_phrases(got))
+
+    def _with_code_marks(self, text: str, members: list[Labeled]) -> str:
+        """The answer with the backticks its rows were drawn with (see
+        _learn_code_rows): each member row's text, found in order in the
+        answer, is replaced by its marked copy."""
+        marked = getattr(self, "_code_rows", None)
+        if not marked:
+            return text
+        at = 0
+        for m in members:
+            plain = _answer_key(m.line.text)
+            got = marked.get(plain)
+            if not got:
+                continue
+            i = text.find(plain, at)
+            if i < 0:
+                continue
+            text = text[:i] + got + text[i + len(plain):]
+            at = i + len(got)
+        text = _with_code_phrases(text, getattr(self, "_code_phrases", ()))
+        # a code run the width cut in two, joined again without a space
+        return regex.sub(r"(?<!`)``(?!`)", "", text)
 
     def _complete_prompt(self, text: str) -> str:
         """Typed while Ink is still busy redrawing a large screen (right after a
@@ -155,8 +211,153 @@ class GeminiProfile(ChromeProfile):
         if kind == "user":
             return Turn(kind, self._complete_prompt(text))
         if kind == "assistant":
-            return Turn(kind, _join_wide_wraps(_drop_rewrapped_repeats(text)))
+            text = self._with_code_marks(_drop_rewrapped_repeats(text), members)
+            return Turn(kind, regex.sub(r"(?<!`)``(?!`)", "", _join_wide_wraps(text)))
         return Turn(kind, text)
+
+
+#: context kept on each side of a code run (characters, cut at a word boundary)
+_PHRASE_CONTEXT = 24
+#: a phrase shorter than this (context and code) is too common to mark by
+_PHRASE_MIN = 16
+
+
+def _code_phrases(marked: str) -> list[tuple[str, str, str]]:
+    """Each code run of a marked row with the row's text around it (up to
+    _PHRASE_CONTEXT characters a side, whole words, backticks kept)."""
+    out = []
+    for m in regex.finditer(r"`([^`]+)`", marked):
+        left, right = marked[:m.start()], marked[m.end():]
+        if len(left) > _PHRASE_CONTEXT:
+            left = left[-_PHRASE_CONTEXT:]
+            left = left[left.find(" ") + 1:] if " " in left else ""
+        if len(right) > _PHRASE_CONTEXT:
+            right = right[:_PHRASE_CONTEXT]
+            right = right[:right.rfind(" ")] if " " in right else ""
+        left, right = left.lstrip("✦ ").lstrip(), right.rstrip()
+        if (left.strip() or right.strip()) and len(left + m.group(1) + right) >= _PHRASE_MIN:
+            out.append((left, m.group(1), right))
+    return out
+
+
+def _loose(text: str) -> str:
+    """A pattern for `text` whatever its line breaks, with or without the
+    backticks already given back around its own code runs."""
+    out = []
+    for part in regex.split(r"(\s+)", text.replace("`", "")):
+        if not part:
+            continue
+        out.append(r"\s+" if part.isspace() else "".join("`?" + regex.escape(c) for c in part) + "`?")
+    return "".join(out)
+
+
+def _with_code_phrases(text: str, phrases: "Iterable[tuple[str, str, str]]") -> str:
+    """Code runs given back where the answer's rows are not the rows that were
+    drawn with styles (a reprint at another width, rows that scrolled away
+    in one burst): a run is marked where its drawn context surrounds it."""
+    for left, code, right in sorted(phrases, key=lambda p: -len(p[0] + p[1] + p[2])):
+        head = code.split()[0] if code.split() else code
+        if head not in text:
+            continue
+        body = r"\s+".join(regex.escape(w) for w in code.split())
+        # an empty side is the row's edge: the run is a whole word of the text there
+        pat = regex.compile(_loose(left) + (r"(?<!`)" if left.strip() else r"(?<![^\s`])") + "(" + body + ")"
+                            + (r"(?!`)" if right.strip() else r"(?![^\s`])") + _loose(right))
+        text = pat.sub(lambda m: m.group(0)[:m.start(1) - m.start()] + "`" + m.group(1) + "`"
+                       + m.group(0)[m.end(1) - m.start():], text)
+    return text
+
+
+def _answer_key(row: str) -> str:
+    """A row's text as an answer holds it: no indent, no `✦ ` marker."""
+    t = row.strip()
+    return t[2:].lstrip() if t.startswith("✦ ") else t
+
+
+# rows that are never an answer's prose: a box (tool output, a table's
+# border), a spinner
+_NOT_PROSE = regex.compile(r"^\s*[│╭╰┌├└┃⠀-⣿]")
+
+
+def _span_fg(spans: list[tuple], x: int) -> str:
+    return next((fg for lo, hi, fg, _bg, _f in spans if lo <= x < hi), "default")
+
+
+def _gutter_col(row: str, spans: list[tuple]) -> int | None:
+    """The column a code block's text starts at when `row` is one of its
+    numbered rows: the line number is drawn in another colour than the code
+    after it (a list's `1.` is body text, in the text's colour)."""
+    cells = _cols(row)
+    n = len(cells)
+    lead = next((x for x in range(n) if cells[x].strip()), n)
+    if lead >= n or not cells[lead].isdigit():
+        return None
+    after = next((x for x in range(lead, n) if not cells[x].isdigit()), n)
+    if after < n and cells[after] != " ":
+        return None
+    rest = next((x for x in range(after, n) if cells[x].strip()), n)
+    if rest < n and _span_fg(spans, rest) == _span_fg(spans, lead):
+        return None
+    return after + 1
+
+
+def _in_code_block(rows: list[str], styles: "Sequence[list[tuple]]", y: int) -> bool:
+    """Whether row `y` is a code block's: a numbered row, or a row the width
+    wrapped under one (no number, indented to the code's column or more,
+    right under it)."""
+    if _gutter_col(rows[y], styles[y]) is not None:
+        return True
+    indent = len(rows[y]) - len(rows[y].lstrip())
+    for up in range(y - 1, -1, -1):
+        above = rows[up]
+        if not above.strip():
+            return False
+        col = _gutter_col(above, styles[up])
+        if col is not None:
+            return indent >= col
+        if len(above) - len(above.lstrip()) < indent:
+            return False
+    return False
+
+
+def _marked_code_row(row: str, spans: list[tuple], accent: str) -> str | None:
+    """The row with each run in the accent colour (on the default background,
+    not the `✦` marker) between backticks; None for a row that is no answer
+    prose: a box row, a spinner, a tool's row (its result is drawn in the
+    accent colour)."""
+    if _NOT_PROSE.match(row) or BARE_TOOL.match(row):
+        return None
+    cells = _cols(row)
+    n = len(cells)
+    lead = next((x for x in range(n) if cells[x].strip()), n)
+    marks: dict[int, str] = {}
+    for lo, hi, fg, bg, _flags in spans:
+        if fg != accent or bg != "default":
+            continue
+        lo, hi = max(lo, 0), min(hi, n)
+        if lo <= lead and "".join(cells[lead:lead + 2]) == "✦ ":
+            lo = lead + 2
+        while lo < hi and not cells[lo].strip():
+            lo += 1
+        while hi > lo and not cells[hi - 1].strip():
+            hi -= 1
+        if lo >= hi:
+            continue
+        marks[lo] = marks.get(lo, "") + "`"
+        marks[hi] = "`" + marks.get(hi, "")
+    if not marks:
+        return None
+    return "".join(marks.get(x, "") + c for x, c in enumerate(cells)) + marks.get(n, "")
+
+
+def _cols(text: str) -> list[str]:
+    """The row as terminal cells: a wide character, then '' for its second cell."""
+    out: list[str] = []
+    for ch in text:
+        out.append(ch)
+        if wcwidth(ch) == 2:
+            out.append("")
+    return out
 
 
 def _rejoin_wrapped(text: str, members: list[Labeled]) -> str:
@@ -174,14 +375,14 @@ def _rejoin_wrapped(text: str, members: list[Labeled]) -> str:
         # line number cut off by _strip_gutters) when that is what it holds
         body = m.body if m is members[0] or m.rule == "code-gutter" else m.line.text
         if carry and rows:
-            rows[-1] = rows[-1].rstrip() + ("" if cut and body[:1].isalnum() else " ") + body.lstrip()
+            rows[-1] = rows[-1].rstrip() + ("" if cut and body[:1].strip() else " ") + body.lstrip()
         else:
             rows.append(body)
         ln = m.line
         carry = ln.wrapped and m.kind in ("user", "assistant", "cont")
         # (a row ending in a wide character one cell short of the width is
         # full too: the next wide character did not fit)
-        cut = bool(ln.text) and ln.text[-1].isalnum() and (
+        cut = bool(ln.text) and not ln.text[-1].isspace() and (
             not ln.width or wcswidth(ln.text) >= ln.width - (wcwidth(ln.text[-1]) == 2))
     while len(rows) > 1 and not rows[-1].strip():
         rows.pop()
@@ -316,8 +517,10 @@ def _holds_prompts(old: list[TLine], new: list[TLine]) -> bool:
     `/clear` the logo and tips are drawn again over an empty conversation,
     so the same header alone does not make the older stretch a copy."""
     rest = iter(_prompt_heads(new))
-    # in order, not one for one: a stitched copy may have lost a prompt the reprint has
-    return all(any(x.startswith(y) or y.startswith(x) for y in rest) for x in _prompt_heads(old))
+    # in order, not one for one: a stitched copy may have lost a prompt the reprint has;
+    # a slash command need not be there (the reprint Gemini prints on exit has no `/quit`)
+    return all(any(x.startswith(y) or y.startswith(x) for y in rest) for x in _prompt_heads(old)
+               if not SLASH_ROW.match(x))
 
 
 def _prompt_heads(lines: list[TLine]) -> list[str]:

@@ -22,6 +22,16 @@ from tests.conftest import cli, recording_cases
 
 AGENT = "amp"
 CASES = recording_cases(AGENT)
+
+
+# h7 recordings whose failure is known and reported, not fixed (strict: a fix shows)
+H7_KNOWN = {"h7-amp-quarry-narrow-60x20": 'h7: a tall answer streamed in one burst at 60x20, then the window grew to 84x25 between turns: Amp re-laid it out and only its bottom (items 7-12) is ever drawn at 84; the answer is not marked partial and the top rows drawn at 60 columns (items 10-12) are not served'}
+
+
+def known(cases: list) -> list:
+    """`cases` with the H7_KNOWN ones marked strict xfail."""
+    return [pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=H7_KNOWN[c.name])) if c.name in H7_KNOWN
+            else c for c in cases]
 QUOTE = re.compile(r"^\s{2,4}│\s+(\S.*?)\s*$")
 WIDE_WORD = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}][\w\p{Han}\p{Hiragana}\p{Katakana}]*")
 
@@ -114,7 +124,7 @@ def test_shell_commands_around_amp_are_system_turns_outside_the_conversation(cas
     assert all(t["role"] == "system" for t in turns[:first_user])
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+@pytest.mark.parametrize("case", known(CASES), ids=[c.name for c in CASES])
 def test_every_answer_word_drawn_in_its_turn_is_replayed_in_it(case: Path):
     truth = truth_of(case)
     drawn = drawn_recall.drawn_sequence(case / "session.cast", drawn_recall.typed_prompts(truth))
