@@ -57,6 +57,9 @@ GRID_CELLS = regex.compile(r"^(?P<ind>\s+)│(?P<cells>(?:[^│]*│){2,})$")
 RULE_ROW = regex.compile(r"^(?P<ind>\s{3,})─{3,}$")
 _BOLD_MEMO_MAX = 8192  # rows remembered by `_bold_marked_memo` (a few screens' worth of distinct rows)
 GRID_BORDER = regex.compile(r"^(?P<ind>\s+)[┌├└][─┬┼┴]+[┐┤┘]$")
+#: the column an answer's text starts at (under the prompt bar's text, like
+#: the turn footer's `▣`), at every width
+ANSWER_COLUMN = 5
 
 
 def _table_row(text: str) -> str:
@@ -178,6 +181,25 @@ def sidebar_start(frame: Frame) -> int | None:
     return col if n >= 0.4 * rows else None
 
 
+def _box_end(spans: list, first: tuple) -> int:
+    """Where the box whose leftmost span is `first` ends: the last span of
+    the box's background before the page's comes back. Spans of another
+    background in between are inside the box (a picker's highlighted row
+    paints all but its edge cells in the accent colour), so that row is as
+    wide as the box's other rows and does not split the box in two."""
+    page = spans[0][3]
+    end = cur = first[1]
+    for t in spans:
+        if t[0] < first[1]:
+            continue
+        if t[0] != cur or t[3] == page:
+            break
+        cur = t[1]
+        if t[3] == first[3]:
+            end = t[1]
+    return end
+
+
 def inset_panel(frame: Frame) -> tuple[int, int, int, int] | None:
     """A centred rectangle in its own background over at least 3 rows: a modal
     dialog. Returns (top, bottom, left, right)."""
@@ -191,20 +213,75 @@ def inset_panel(frame: Frame) -> tuple[int, int, int, int] | None:
             spans = frame.styles[y]
             page = spans[0][3] if spans else None
             for s in spans:
+                # the first span that opens a box wide enough and clear of
+                # the right edge: a tool panel's own background may run
+                # under the dialog's left edge on some rows
                 if s[3] == page or s[0] < margin:
                     continue
-                end = s[1]
-                for t in spans:
-                    if t[0] == end and t[3] == s[3]:
-                        end = t[1]
+                end = _box_end(spans, s)
                 if end - s[0] >= cols // 3 and cols - end >= margin:
                     key = (s[0], end, s[3])
-                break
+                    break
         if key != run_key:
             if run_key is not None and run_start is not None and y - run_start >= 3:
                 best = (run_start, y, run_key[0], run_key[1])
             run_start, run_key = y, key
     return best
+
+
+def answer_body(text: str) -> str:
+    """An answer row's text with its indentation past the answer column.
+
+    OpenCode draws an answer as its markdown source (marks concealed), so a
+    code block's lines and a nested list's items keep the source's leading
+    spaces, drawn from the answer column on. Two or more are indentation and
+    stay; a single one is where a word wrap broke the row (the space between
+    two words opens the next row), not indentation."""
+    rest = text.rstrip()
+    lead = len(rest) - len(rest.lstrip(" "))
+    if lead - ANSWER_COLUMN >= 2:
+        return rest[ANSWER_COLUMN:]
+    return rest.lstrip()
+
+
+#: characters OpenCode's word wrap may break a row after, keeping them at the
+#: row's end with no space dropped (a path's dot or slash, an option's dash)
+NO_SPACE_BREAK = "./-\\"
+#: rows a wrapped command may take past its title (a longer run is output)
+WRAPPED_COMMAND_ROWS = 4
+
+
+def join_wrapped_commands(labeled: list[Labeled]) -> None:
+    """A settled bash panel draws `$ command`, an empty bar row, then the
+    output: a command too long for the panel wraps onto the bar rows before
+    that empty row. Those rows are the command's tail, not its output (rule
+    `bash-wrapped`, kind `cont`, so the result opens after the empty row).
+    Only when the empty row follows within a few rows: output drawn right
+    under a title (a running panel, a stitch that lost the empty row) stays
+    output."""
+    i = 0
+    while i < len(labeled):
+        lb = labeled[i]
+        i += 1
+        if lb.kind != "tool_call" or lb.rule != "bash":
+            continue
+        j = i
+        while j < len(labeled) and labeled[j].rule == "tool-output" and labeled[j].kind == "cont":
+            j += 1
+        if i < j <= i + WRAPPED_COMMAND_ROWS and j < len(labeled) and labeled[j].rule == "empty-bar":
+            for tail in labeled[i:j]:
+                tail.rule = "bash-wrapped"
+        i = j
+
+
+def join_command_rows(rows: list[str]) -> str:
+    """A wrapped command's rows as one line: the wrap dropped the space it
+    broke at, unless it broke after a dot, slash, dash or backslash."""
+    out = ""
+    for r in (r.strip() for r in rows):
+        if r:
+            out += r if not out or out[-1] in NO_SPACE_BREAK else " " + r
+    return out
 
 
 class OpenCodeProfile(ChromeProfile):
@@ -428,6 +505,9 @@ class OpenCodeProfile(ChromeProfile):
     # -- turns ------------------------------------------------------------
     def label(self, lines: list[TLine]) -> list[Labeled]:
         labeled = super().label(lines)
+        for lb in labeled:
+            if lb.rule == "answer":
+                lb.body = answer_body(lb.line.text)
         # A tool panel is a run of `│` rows; the first row with text is its
         # title: `$ cmd` for bash, else an icon and a verb (write, edit). A
         # row of output that merely looks like a title (`# Heading` printed
@@ -502,12 +582,14 @@ class OpenCodeProfile(ChromeProfile):
                     break
             if not settled:
                 lb.kind, lb.rule, lb.body = "tool_call", "bash-running", cmd
-        # The first row of output under a bash call opens its result.
+        # The first row of output under a bash call opens its result (the
+        # rows of a wrapped command are the call's).
+        join_wrapped_commands(labeled)
         prev = None
         for lb in labeled:
             if lb.kind == "cont" and lb.rule == "tool-output" and prev == "tool_call":
                 lb.kind = "tool_result"
-            if lb.kind not in ("blank", "chrome"):
+            if lb.kind not in ("blank", "chrome") and lb.rule != "bash-wrapped":
                 prev = lb.kind
         # Rows of one bar are one prompt: only the first opens a turn.
         for a, b in zip(labeled, labeled[1:]):
@@ -563,7 +645,9 @@ class OpenCodeProfile(ChromeProfile):
         rule = members[0].rule if members else ""
         if kind == "tool_call":
             if rule in ("bash", "bash-running"):
-                return Turn("tool_call", text.splitlines()[0].strip(), name="bash")
+                head = [text.splitlines()[0].strip()]
+                head += [m.body.strip() for m in members[1:] if m.rule == "bash-wrapped"]
+                return Turn("tool_call", join_command_rows(head), name="bash")
             m = (PANEL_HEAD if rule == "panel-tool" else TOOL_ICON).match(members[0].line.text)
             if m:
                 name = m.group("name").lower()
