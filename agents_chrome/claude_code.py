@@ -288,7 +288,7 @@ class ClaudeCodeProfile(ChromeProfile):
         if kind == "tool_result":
             return Turn("tool_result", text)
         if kind == "assistant":
-            text = _nested_numbers(text)
+            text = _one_row_per_record(_nested_numbers(text))
         return Turn(kind, text)
 
 
@@ -673,3 +673,41 @@ def _join_wide_wraps(lines: list[TLine]) -> list[TLine]:
                 continue
         out.append(ln)
     return out
+
+
+_BOX_ROW = regex.compile(r"^\s*│.*│\s*$")
+
+
+def _one_row_per_record(text: str) -> str:
+    """A box-drawn table's record whose cells wrapped over several rows,
+    drawn as one row.
+
+    Claude Code wraps a cell too wide for its column inside the column: the
+    record takes two or more rows, each holding a piece of every cell. Read
+    row by row, the pieces of different cells interleave ("IC Basel … 100
+    SBB"). The rows between two rules are one record: each cell's pieces,
+    top to bottom, are joined with a space.
+    """
+    if "│" not in text:
+        return text
+    lines = text.split("\n")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        if not _BOX_ROW.match(lines[i]):
+            out.append(lines[i])
+            i += 1
+            continue
+        j = i
+        while j < len(lines) and _BOX_ROW.match(lines[j]):
+            j += 1
+        group = lines[i:j]
+        parts = [ln.strip()[1:-1].split("│") for ln in group]
+        if len(group) == 1 or len({len(p) for p in parts}) != 1:
+            out.extend(group)
+        else:
+            indent = group[0][:len(group[0]) - len(group[0].lstrip())]
+            cells = [" ".join(p[c].strip() for p in parts if p[c].strip()) for c in range(len(parts[0]))]
+            out.append(indent + "│ " + " │ ".join(cells) + " │")
+        i = j
+    return "\n".join(out)

@@ -72,3 +72,23 @@ def test_startup_dialog_leaves_the_first_prompt() -> None:
         got = [" ".join(t.text.split()) for t in turns_of(case) if t.role == "user"]
         assert got == want, case.name
         assert not any("default permission mode" in a for a in _answers(case)), case.name
+
+
+def test_a_box_table_record_with_wrapped_cells_reads_in_order() -> None:
+    """A cell wrapped inside its column gives its record two or more rows;
+    the record comes back as one row, each cell's words together, in the
+    order the truth's markdown row has them."""
+    checked = 0
+    for case in CASES:
+        got = [a for a in _answers(case) if "┌" in a]
+        if not got:
+            continue
+        for ans in _truth_answers(case):
+            for row in (ln for ln in ans.splitlines() if ln.strip().startswith("|") and "---" not in ln):
+                want = WORD.findall(row)
+                if len(want) < 3 or not any(set(want) <= set(WORD.findall(g)) for g in got):
+                    continue
+                checked += 1
+                flat = [" ".join(WORD.findall(ln)) for g in got for ln in g.splitlines()]
+                assert any(" ".join(want) in ln for ln in flat), f"{case.name}: {row[:60]!r} out of order"
+    assert checked >= 10
