@@ -37,6 +37,7 @@ from typing import Iterable
 import regex
 from wcwidth import wcswidth
 
+from agents_chrome.cjk_bold import marked_ideograph_bold
 from agents_chrome.profile import ChromeProfile
 from agents_chrome.rules import COMMON_CHROME, Labeled, LineRule
 from agents_chrome.transcript import TLine, fold_redraws
@@ -72,6 +73,14 @@ class KLine(TLine):
     #: the ordinal of the frame the row was first drawn in: orders rows and
     #: dialogs without leaning on the recording's timing
     order: int = 0
+
+
+def _kimi_marker(cell: object) -> str:
+    """Kimi draws **bold** as bold cells in the default colour and `code` as
+    bold cells in a colour: the markdown each stands for."""
+    if not getattr(cell, "bold", False):
+        return ""
+    return "**" if getattr(cell, "fg", "default") == "default" else "`"
 
 
 def _cells(text: str) -> int:
@@ -327,22 +336,71 @@ def _wraps_into(above: str, below: str) -> bool:
     return _cells(text) + 1 + _cells(first) > width
 
 
-def unfold_table_rows(rows: list[str]) -> list[str]:
-    """One row per table row: a cell too long for its column goes on, cut
-    by character, in the same column of the rows under it.
+def _cut_at_edge(above: str, below: str) -> bool:
+    """Cell `above` (as drawn, with its padding) fills its column to the last
+    cell with a letter or digit and `below` opens with one: a word cut by
+    character at the column's edge, the sign of a row going on."""
+    inner = above[1:-1] if len(above) >= 2 else above
+    return (bool(inner) and _cells(inner.rstrip()) == _cells(inner) and inner.rstrip()[-1:].isalnum()
+            and below.strip()[:1].isalnum())
 
-    Rich's grid has no rule between body rows, so a drawn row continues the
-    one above when its first cell is empty (a cell wrapped at a word), or
-    when one of the two rows leaves a cell empty and every cell both fill
-    continues the cell above (cut by character at the column's edge, or
-    wrapped at a word that would not have fitted; a row that fills every
-    column under a row that fills every column is an ordinary row). Rich
-    aligns a header to the bottom of its rows, so there the upper row is
-    the one with empty cells. A row that continues nothing is kept as drawn.
+
+def _squeezed_columns(rows: list[str]) -> set[int]:
+    """The columns of a table whose cells wrap: a drawn row that leaves some
+    cell empty (so it continues a row, or ends one) has text in the column
+    under text in the same column. Kimi folds such a cell by character;
+    a column never seen doing so holds each of its cells on one row."""
+    out: set[int] = set()
+    prev: list[str] | None = None
+    for row in rows:
+        m = TABLE_ROW.match(row)
+        if m is None:
+            prev = None
+            continue
+        cells = m.group("cells").split("│")
+        if prev is not None and len(prev) == len(cells) and any(not c.strip() for c in cells):
+            out.update(c for c in range(len(cells)) if cells[c].strip() and prev[c].strip())
+        prev = cells
+    return out
+
+
+def _cell_glue(left: str, right: str, lexicon: dict[str, int]) -> str:
+    """What goes between a cell's text so far and its next drawn row when the
+    row above filled its column: Rich wraps a cell at a word, so a word that
+    ends exactly at the column's edge loses its space to the fold. A number
+    followed by a letter (`39|C`, `20|kg`) was two words; letters on both
+    sides were one word unless the session's words say otherwise."""
+    if left[-1:].isdigit() and right[:1].isalpha():
+        return " "
+    a, b = WORD_END.search(left), WORD_START.match(right)
+    if a is None or b is None or min(len(a.group(1)), len(b.group(1))) < 2:
+        return ""  # a letter alone at a cell's fold is a word's end or start, not a word
+    return " " if _lost_space(left, right, lexicon) else ""
+
+
+def unfold_table_rows(rows: list[str], lexicon: dict[str, int] | None = None) -> list[str]:
+    """One row per table row: a cell too long for its column goes on, cut
+    by character, in the same column of the rows under it. The table's
+    rules are left out.
+
+    Every drawn row between the top rule and the header rule is the header
+    (Rich aligns a header to the bottom of its rows). Rich's grid has no
+    rule between body rows, so a drawn row continues the one above when its
+    first cell is empty (a cell wrapped at a word), or when one of the two
+    rows leaves a cell empty and every cell both fill continues the cell
+    above (cut by character at the column's edge, or wrapped at a word that
+    would not have fitted). A row that fills every column under a row that
+    fills every column is an ordinary row, unless every column both fill
+    wraps elsewhere in the table (`_squeezed_columns`), every cell can
+    continue the one above and one is a word cut at its column's edge. A
+    row that continues nothing is kept as drawn.
     """
     out: list[str] = []
     group: list[list[str]] = []  # the drawn rows of one table row, split into cells
     indent = ""
+    header = False  # between a top rule and the header rule
+    body = False  # under the header rule
+    squeezed = _squeezed_columns(rows)
 
     def flush() -> None:
         if not group:
@@ -357,15 +415,22 @@ def unfold_table_rows(rows: list[str]) -> list[str]:
                     if not body:
                         continue
                     above = group[k - 1][c] if k else ""
-                    glue = "" if k and _cells(above) >= 2 and _cells(above.rstrip()) >= _cells(above) - 1 else " "
+                    edge = k and _cells(above) >= 2 and _cells(above.rstrip()) >= _cells(above) - 1
+                    glue = _cell_glue(merged[c], body, lexicon or {}) if edge else " "
                     merged[c] = (merged[c] + glue + body) if merged[c] else body
             out.append(indent + "│ " + " │ ".join(merged) + " │")
         group.clear()
 
     for row in rows:
+        if TABLE_RULE.match(row):
+            flush()
+            header = row.lstrip()[:1] in "┌╭"
+            body = row.lstrip()[:1] in "├╞"
+            continue
         m = TABLE_ROW.match(row)
         if m is None:
             flush()
+            header = body = False
             out.append(row)
             continue
         cells = m.group("cells").split("│")
@@ -374,8 +439,14 @@ def unfold_table_rows(rows: list[str]) -> list[str]:
             filled = [c for c, cell in enumerate(cells) if cell.strip()]
             both = [c for c in filled if above[c].strip()]
             gaps = len(filled) < len(cells) or (len(group) == 1 and any(not cell.strip() for cell in above))
-            if filled and (not cells[0].strip()
-                           or (gaps and all(_wraps_into(above[c], cells[c]) for c in both))):
+            wraps = all(_wraps_into(above[c], cells[c]) for c in both)
+            # body cells are aligned to the top: text under a cell that had
+            # ended opens the next row
+            restart = (body and bool(cells[0].strip())
+                       and any(cells[c].strip() and not above[c].strip() for c in range(len(cells))))
+            if filled and not restart and (header or not cells[0].strip() or (gaps and wraps)
+                           or (wraps and both and all(c in squeezed for c in both)
+                               and any(_cut_at_edge(above[c], cells[c]) for c in both))):
                 group.append(cells)
                 continue
         flush()
@@ -412,7 +483,12 @@ class KimiProfile(ChromeProfile):
     rules = (
         LineRule("loading", "chrome", r"^\s*[\u2800-\u28ff]\s+Loading configuration\.\.\.\s*$"),
         LineRule("welcome-box", "chrome", r"^│.*│$"),
-        LineRule("table-rule", "chrome", r"^\s*[┌├└╞╘╭╰][─━┬┼┴═╪╤╧]+[┐┤┘╡╛╮╯]\s*$"),
+        # a table's rules stay in the answer (as continuation rows) so that the
+        # table's rows can be told apart: Rich draws every row between the top
+        # rule and the header rule as ONE header row; the rules are left out
+        # of the turn text when its table is put back together
+        LineRule("table-rule", "cont", r"^\s*[┌├└][─┬┼┴]+[┐┤┘]\s*$"),
+        LineRule("box-rule", "chrome", r"^\s*[┌├└╞╘╭╰][─━┬┼┴═╪╤╧]+[┐┤┘╡╛╮╯]\s*$"),
         *COMMON_CHROME,
         LineRule("moon-spinner", "chrome", rf"^\s*[{MOON}]\s*(\S.*)?$"),
         LineRule("input-rule", "chrome", INPUT_RULE.pattern),
@@ -442,7 +518,24 @@ class KimiProfile(ChromeProfile):
             rows.pop()
         return rows or None
 
+    def _note_bold(self, row: str, cells: tuple | None) -> None:
+        """Remember a drawn row whose bold runs sit against ideographs, with
+        their `**` put back (the turn text gets them in `_with_bold`): the
+        rows themselves stay as drawn, their widths tell where Kimi folded."""
+        marked = marked_ideograph_bold(row, cells, _kimi_marker)
+        if marked != row:
+            self._bold[row.strip().removeprefix("• ")] = marked.strip().removeprefix("• ")
+
+    def _with_bold(self, text: str) -> str:
+        """`text` with the bold runs of its drawn rows marked (`_note_bold`); a
+        run cut by a fold is marked on both rows, and the halves are one run."""
+        for row, marked in getattr(self, "_bold", {}).items():
+            if row and row in text:
+                text = text.replace(row, marked)
+        return text.replace("****", "").replace("``", "")
+
     def transcript(self, frames: Iterable[Frame]) -> list[TLine]:
+        self._bold: dict[str, str] = {}
         out: list[KLine] = []
         self._dialogs = []
         last_main: Frame | None = None
@@ -505,6 +598,8 @@ class KimiProfile(ChromeProfile):
                 if t not in first_seen:
                     first_seen[t] = f.time
                     first_order[t] = nth
+                    if above_box and not t.isascii() and y < len(f.cells):
+                        self._note_bold(t, f.cells[y])
                     if above_box and PROMPT_ECHO.match(t):
                         slash_open = False
                     elif above_box and slash_open and t.strip():
@@ -536,7 +631,10 @@ class KimiProfile(ChromeProfile):
                                  t in slash_rows, first_order.get(t, nth))
                            for k, t in enumerate(final))
         self._box_next = 0
-        return join_wrapped(fold_redraws(out, marks))  # type: ignore[arg-type]
+        joined = join_wrapped(fold_redraws(out, marks))  # type: ignore[arg-type]
+        # the session's words outside tables: whether a table cell's fold ate a space
+        self._cell_words = _lexicon([ln for ln in joined if "│" not in ln.text])
+        return joined
 
     def _typed(self, echo: str) -> str:
         """The prompt as typed: its echo made exact by the input box it was
@@ -657,11 +755,15 @@ class KimiProfile(ChromeProfile):
             m = TOOL.match(members[0].line.text)
             if m:
                 return Turn("tool_call", (m.group("arg") or "").strip(), name=m.group("name"))
+        if kind == "assistant" and getattr(self, "_bold", None):
+            text = self._with_bold(text)
         if kind == "assistant" and ("│" in text or "┌" in text):
-            rows = [r for r in text.split("\n") if not TABLE_RULE.match(r)]  # a table opening the answer
-            return Turn(kind, "\n".join(unfold_table_rows(rows)))
+            return Turn(kind, "\n".join(unfold_table_rows(text.split("\n"), getattr(self, "_cell_words", None))))
         if kind == "tool_result":
-            return Turn("tool_result", textwrap.dedent("\n".join(m.line.text for m in members)).strip())
+            rows = [m.line.text for m in members if not TABLE_RULE.match(m.line.text)]
+            return Turn("tool_result", textwrap.dedent("\n".join(rows)).strip())
+        if "┌" in text or "├" in text or "└" in text:
+            text = "\n".join(r for r in text.split("\n") if not TABLE_RULE.match(r)).strip()
         return Turn(kind, text)
 
     def turns(self, labeled: list[Labeled]) -> list[Turn]:

@@ -39,6 +39,7 @@ from agents_chrome.profile import ChromeProfile
 from agents_chrome.rules import Labeled, LineRule
 from agents_chrome.transcript import TLine
 from agents_chrome.turns import Turn
+from agents_chrome.cjk_bold import IDEOGRAPH, marked_ideograph_bold as _marked_ideograph_bold
 from agents_chrome.relayout import LayoutStitcher
 from screen.frames import Frame
 
@@ -57,7 +58,8 @@ BOX_ROW = regex.compile(r"^[┌│└].*[┐│┘]$")
 # note follows it: `… (0s Esc/Ctrl+C to interrupt) typing detected, waiting…`
 SPINNER = regex.compile(r"^[\u2800-\u28ff ]{1,3}\s*\S.*…\s*\(.*(Esc|Ctrl\+C).*\)(\s+[^()]*…)?\s*$")
 # tool icons: settled (collapsed / expanded), running, failed
-TOOL_LINE = regex.compile(r"^(?P<icon>[⏵⏷□✕✗✓⚠])\s+(?P<verb>[A-Z][a-z]+)\b\s*(?P<arg>.*)$")
+#: `□`/`■` blink on a running call (a resize mid-call can leave the `■` row in history)
+TOOL_LINE = regex.compile(r"^(?P<icon>[⏵⏷□■✕✗✓⚠])\s+(?P<verb>[A-Z][a-z]+)\b\s*(?P<arg>.*)$")
 THOUGHT = regex.compile(r"^[⏵⏷□■]\s+(?P<body>Thought|Thinking)\s*$")
 SUMMARY = regex.compile(r"^(?P<n>\d+)\s+(?P<what>commands|files|searches|pages|processes|edits|skills|"
                         r"queries|questions|items|\w+s)$")
@@ -82,7 +84,6 @@ SETTLED = {"Running": "Ran", "Reading": "Read", "Writing": "Created", "Creating"
 
 
 WIDE_RANGE = regex.compile("[\u2e80-\U0010ffff]")
-IDEOGRAPH = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}\u3000-\u303f\uff00-\uffef]")
 
 
 #: id(cells) -> (cells, text, marked): a row's cells are the same tuple in
@@ -102,37 +103,6 @@ def _mark_ideograph_bold(text: str, cells: "tuple | None") -> str:
     marked = _marked_ideograph_bold(text, cells)
     _BOLD_SEEN[id(cells)] = (cells, text, marked)  # the entry holds the tuple: its id stays its own
     return marked
-
-
-def _marked_ideograph_bold(text: str, cells: "tuple | None") -> str:
-    """Bold text set between ideographs with no space (`处理**全角字符**（`) is a
-    word of its own only through its markdown markers, which the screen shows
-    as bold cells: such a bold run gets its `**` back. Anything else, and any
-    row whose cells do not spell its text, is left as drawn."""
-    if cells is None or not IDEOGRAPH.search(text):
-        return text
-    chars = [(c.data, bool(c.bold)) for c in cells if c.data]
-    if "".join(ch for ch, _ in chars).rstrip() != text.rstrip():
-        return text
-    out: list[str] = []
-    i, n = 0, len(chars)
-    while i < n:
-        if not chars[i][1] or not chars[i][0].strip():
-            out.append(chars[i][0])
-            i += 1
-            continue
-        j = i
-        while j < n and chars[j][1]:
-            j += 1
-        while j > i and not chars[j - 1][0].strip():
-            j -= 1  # trailing blanks of a bold run stay outside it
-        run = "".join(ch for ch, _ in chars[i:j])
-        before = chars[i - 1][0] if i else ""
-        after = chars[j][0] if j < n else ""
-        glued = bool(IDEOGRAPH.match(before) or IDEOGRAPH.match(after))
-        out.append(f"**{run}**" if glued else run)
-        i = j
-    return "".join(out)
 
 
 def strip_scrollbar(text: str, columns: int) -> str:
@@ -383,7 +353,7 @@ class VibeProfile(ChromeProfile):
     def _note_tools(self, rows: list[str], time: int) -> None:
         for r in rows:
             m = TOOL_LINE.match(r)
-            if not m or m.group("icon") == "□" or SUMMARY.match(m.group("arg").strip()) or THOUGHT.match(r):
+            if not m or m.group("icon") in "□■" or SUMMARY.match(m.group("arg").strip()) or THOUGHT.match(r):
                 continue
             key = (m.group("verb"), m.group("arg").strip())
             if key not in self._tools_set:

@@ -32,6 +32,10 @@ KNOWN_DIFFERENT: dict[str, str] = {
     # went to 104x31 wrap, and the alternate screen's scrollbar glyph lands on
     # a row where tmux has none (not found in this round; see the h6 report)
     "gemini/h6-gem-orchard-alt-150x44": "over-wide rows after a shrink: scrollbar glyph on another row",
+    # one row at 66%, right after Vibe's alternate screen went from 200x58 to
+    # 118x34 while a command's output printed: tmux keeps a `;` at column 17
+    # of row 2 where ours is blank (not found in the h7 round; see its report)
+    "vibe/h7-vibe-tidemill-wide-180x50": "alternate screen shrunk mid-output: one stray cell tmux keeps",
 }
 CASES = [
     pytest.param(c, marks=pytest.mark.xfail(reason=KNOWN_DIFFERENT[k], strict=True))
