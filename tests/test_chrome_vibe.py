@@ -21,7 +21,10 @@ CASES = recording_cases(AGENT)
 #: once they pass).
 KNOWN_SHORT = {"h6-vibe-resize-71x21": "in columns squeezed narrower than their words, a piece filling its column is "
                                        "glued to the next (OlympiaSM3): the screen cannot tell a word that fits "
-                                       "exactly from a word cut by character"}
+                                       "exactly from a word cut by character",
+               "h7-vibe-kiln-long-60x20": "a ten-column table taller than a 60x20 screen streamed past while Vibe laid "
+                                          "it out again at each chunk: never drawn whole, its layouts come back as "
+                                          "drafts (h6 leftover: what streamed past undrawn is lost)"}
 TRUTH_CASES = [pytest.param(c, marks=pytest.mark.xfail(reason=KNOWN_SHORT[c.name], strict=True))
                if c.name in KNOWN_SHORT else c for c in CASES]
 WORD = re.compile(r"\w+", re.UNICODE)

@@ -75,8 +75,15 @@ def served_tables(truth: dict) -> list[int]:
     return counts
 
 
+#: tables that streamed past a small screen and were never drawn whole: their
+#: layouts come back as drafts (kept failing on purpose; strict)
+NEVER_WHOLE = {"h7-vibe-kiln-long-60x20": "a ten-column table taller than a 60x20 screen, laid out again per chunk"}
+TABLE_CASES = [pytest.param(c, marks=pytest.mark.xfail(reason=NEVER_WHOLE[c.name], strict=True))
+               if c.name in NEVER_WHOLE else c for c in CASES]
+
+
 @pytest.mark.parametrize("screen_only", [False, True], ids=["with-inputs", "screen-only"])
-@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+@pytest.mark.parametrize("case", TABLE_CASES, ids=[c.name for c in CASES])
 def test_each_table_is_drawn_once(case: Path, screen_only: bool, tmp_path_factory) -> None:
     """As many grids per prompt as the model served tables (no streaming drafts);
     a recording scrolled back while an answer streamed may never have drawn
