@@ -368,10 +368,11 @@ def _cell_glue(left: str, right: str, lexicon: dict[str, int]) -> str:
     """What goes between a cell's text so far and its next drawn row when the
     row above filled its column: Rich wraps a cell at a word, so a word that
     ends exactly at the column's edge loses its space to the fold. A number
-    followed by a letter (`39|C`, `20|kg`) was two words; letters on both
-    sides were one word unless the session's words say otherwise."""
-    if left[-1:].isdigit() and right[:1].isalpha():
-        return " "
+    or a comma followed by a letter (`39|C`, `20|kg`, `oiled,|basket`) was
+    two words; letters on both sides were one word unless the session's
+    words say otherwise."""
+    if (left[-1:].isdigit() or left[-1:] in ",;") and right[:1].isalpha():
+        return " "  # `39|C`, `oiled,|basket`: Rich's own text has a space there
     a, b = WORD_END.search(left), WORD_START.match(right)
     if a is None or b is None or min(len(a.group(1)), len(b.group(1))) < 2:
         return ""  # a letter alone at a cell's fold is a word's end or start, not a word
