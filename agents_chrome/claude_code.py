@@ -619,13 +619,20 @@ def _join_reflowed(lines: list[TLine]) -> list[TLine]:
     out: list[TLine] = []
     glue = False
     for ln in lines:
-        if glue and out and ln.source == out[-1].source:
+        if glue and out and _same_screen(ln, out[-1]):
             head = out[-1]
             out[-1] = dataclasses.replace(head, text=head.text + ln.text, wrapped=ln.wrapped)
         else:
             out.append(ln)
         glue = ln.wrapped and bool(ln.text.strip())
     return out
+
+
+def _same_screen(a: TLine, b: TLine) -> bool:
+    """Both rows of the main screen (history and the last screen go on from
+    each other: a wrapped row may end history and go on on the screen), or
+    both of the alternate one."""
+    return (a.source == "alt") == (b.source == "alt")
 
 
 def _wide(ch: str) -> bool:
@@ -660,7 +667,7 @@ def _join_wide_wraps(lines: list[TLine]) -> list[TLine]:
         cells = wcswidth(text)
         top = max(top, cells)
         prev = out[-1] if out else None
-        if prev is not None and prev.source == ln.source and prev.text.strip():
+        if prev is not None and _same_screen(prev, ln) and prev.text.strip():
             p = prev.text.rstrip()
             body = text.lstrip()
             indent = len(text) - len(body)
