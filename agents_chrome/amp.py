@@ -211,7 +211,11 @@ class AmpStitcher(Stitcher):
             if _mostly_in(head, _sq("".join(tail))):
                 rows = mine + theirs[k:]
             elif b and _mostly_in(tail, _sq("".join(head))):
-                rows = mine[:last + 1] + theirs
+                # the re-laid-out end shows more of the last answer; when the
+                # old width never showed that answer's top either, neither
+                # does this one (it opens below the prompt): still a gap
+                cut = any(g for _, _, g in mine[last + 1:])
+                rows = mine[:last + 1] + [(r, t, g or (cut and j == 0)) for j, (r, t, g) in enumerate(theirs)]
             else:
                 rows = mine + [(r, t, g or j == 0) for j, (r, t, g) in enumerate(theirs)]
         out = AmpStitcher(reach=self.reach)

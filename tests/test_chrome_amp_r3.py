@@ -25,7 +25,7 @@ CASES = recording_cases(AGENT)
 
 
 # h7 recordings whose failure is known and reported, not fixed (strict: a fix shows)
-H7_KNOWN = {"h7-amp-quarry-narrow-60x20": 'h7: a tall answer streamed in one burst at 60x20, then the window grew to 84x25 between turns: Amp re-laid it out and only its bottom (items 7-12) is ever drawn at 84; the answer is not marked partial and the top rows drawn at 60 columns (items 10-12) are not served'}
+H7_KNOWN = {"h7-amp-quarry-narrow-60x20": 'h7: a tall answer streamed in one burst at 60x20, then the window grew to 84x25 between turns: Amp re-laid it out and only its bottom (items 7-12) is ever drawn at 84; the rows drawn at 60 columns (items 10-12) are not given back as drawn there (its partial mark is right)'}
 
 
 def known(cases: list) -> list:
