@@ -393,7 +393,7 @@ class CodexProfile(ChromeProfile):
         seg = [self._card_row(frame, y) for y in range(a, b)]
         for ln in lines[a:b]:
             # rows of wide text drawn to the last cell (the stitched view keeps no width)
-            if not ln.isascii() and len(ln) * 2 >= frame.columns and wcswidth(ln.rstrip()) >= frame.columns:
+            if not ln.isascii() and len(ln) * 2 >= frame.columns and _to_last_cell(ln, frame.columns):
                 self._full_alt.add(ln.strip())
         out: list[str] = []
         removed = 0
@@ -513,7 +513,7 @@ class CodexProfile(ChromeProfile):
             return Turn("user", regex.sub(r"\*\*\n(\s*)\*\*", r"\n\1", "\n".join(r for r in rows if r.strip())))
         if kind == "assistant":
             full = _full_rows(members, getattr(self, "_full_alt", ()))
-            text = _with_wide_bold(_tables_as_markdown(text), getattr(self, "_wide_bold", {}))
+            text = _with_wide_bold(_quote_wraps(_tables_as_markdown(text)), getattr(self, "_wide_bold", {}))
             return Turn(kind, _join_wide_wraps(text, full))
         return Turn(kind, text)
 
@@ -586,7 +586,14 @@ def _full_rows(members: list[Labeled], alt: "set[str] | frozenset[str]" = frozen
     """The texts of a turn's rows drawn up to the terminal's last cell: by
     the row's width when it has one, else (alternate screen) by `alt`."""
     return frozenset(t for lb in members if (t := lb.line.text.strip()) and (
-        wcswidth(lb.line.text.rstrip()) >= lb.line.width if lb.line.width else t in alt))
+        _to_last_cell(lb.line.text, lb.line.width) if lb.line.width else t in alt))
+
+
+def _to_last_cell(row: str, columns: int) -> bool:
+    """The row was drawn up to the terminal's last cell. (One cell short,
+    ending in a wide character, is no sign: r3-cjk-alt-g at 67 columns has
+    such a row end on a word, a space after it.)"""
+    return wcswidth(row.rstrip()) >= columns
 
 
 def _join_wide_wraps(text: str, full: frozenset[str] = frozenset()) -> str:
@@ -603,6 +610,7 @@ def _join_wide_wraps(text: str, full: frozenset[str] = frozenset()) -> str:
         return text
     out: list[str] = []
     para: list[str] = []
+    bare = {_unmarked(f) for f in full}
 
     def flush() -> None:
         if not para:
@@ -619,7 +627,7 @@ def _join_wide_wraps(text: str, full: frozenset[str] = frozenset()) -> str:
             p, q = prev.rstrip(), nxt.lstrip()
             if p and q and _wide(p[-1]) and _wide(q[0]) and wcswidth(p) >= top - 2:
                 # (a full row's text may keep its bullet: compare the ends)
-                sep = " " if spaced and not any(f.endswith(p.strip()) for f in full) else ""
+                sep = " " if spaced and not any(f.endswith(_unmarked(p.strip())) for f in bare) else ""
                 cur = cur.rstrip() + sep + q
             else:
                 out.append(cur)
@@ -635,6 +643,55 @@ def _join_wide_wraps(text: str, full: frozenset[str] = frozenset()) -> str:
             out.append(r)
     flush()
     return "\n".join(out)
+
+
+QUOTE_ROW = regex.compile(r"^(\s*)> (\S.*)$")
+
+
+def _quote_wraps(text: str) -> str:
+    """A quote's rows wrapped by the width, one quoted line again.
+
+    Codex draws `> ` in front of every row of a blockquote, also the rows
+    its wrap made; the served line had one. A quote row whose first word
+    would not have fitted after the row above it (as wide as the quote's
+    widest row) is that row's wrap: it joins it. A row the word would have
+    fitted after was a line of its own and keeps its `> `.
+    """
+    rows = text.split("\n")
+    if sum(1 for r in rows if QUOTE_ROW.match(r)) < 2:
+        return text
+    out: list[str] = []
+    block: list[str] = []
+
+    def flush() -> None:
+        if not block:
+            return
+        top = max(wcswidth(r.rstrip()) for r in block)
+        last = block[0].rstrip()
+        lines: list[str] = []
+        for nxt in block[1:]:
+            body = QUOTE_ROW.match(nxt).group(2).rstrip()
+            if wcswidth(last) + 1 + wcswidth(body.split()[0]) > top:
+                lines.append(body)  # joined below, after the row above
+            else:
+                lines.append("\n" + nxt.rstrip())
+            last = nxt.rstrip()
+        out.append(block[0].rstrip() + "".join(x if x.startswith("\n") else " " + x for x in lines))
+        block.clear()
+
+    for r in rows:
+        if QUOTE_ROW.match(r):
+            block.append(r)
+        else:
+            flush()
+            out.append(r)
+    flush()
+    return "\n".join(out)
+
+
+def _unmarked(text: str) -> str:
+    """The row as drawn: without the `**` and backticks given back to it."""
+    return text.replace("`", "").replace("**", "")
 
 
 def _above_menu(frame: Frame, end: int) -> int:
@@ -658,39 +715,60 @@ TABLE_WORD = regex.compile(r"\w+")
 
 
 RULE_RUN = regex.compile(r"[━─]+")
-CELL_START = regex.compile(r"(?:^|(?<=\s\s))\S")
 
 
-def _geometry(text: str) -> tuple[int, ...] | None:
-    """Where a rule row's runs start (one per column), or None for another row."""
+CELL_TEXT = regex.compile(r"(?:(?<=^\s*)|(?<=\s\s))\S.*?(?=\s\s|\s*$)")
+
+Geometry = tuple[tuple[int, int], ...]
+
+
+def _geometry(text: str) -> Geometry | None:
+    """Where a rule row's runs start and end (one per column), or None for another row."""
     if not (TABLE_HEAVY.match(text) or TABLE_LIGHT.match(text)):
         return None
-    return tuple(m.start() for m in RULE_RUN.finditer(text))
+    return _runs(text)
 
 
-def _fits(text: str, geo: tuple[int, ...]) -> bool:
-    """A cell row laid out on these columns: each cell opens one past a rule run's start."""
-    starts = set(geo)
-    return all(m.start() - 1 in starts for m in CELL_START.finditer(text))
+def _runs(text: str) -> Geometry:
+    """The (start, end) cells of a rule row's runs."""
+    return tuple((m.start(), m.end()) for m in RULE_RUN.finditer(text))
+
+
+def _fits(text: str, geo: Geometry) -> bool:
+    """A cell row laid out on these columns: each cell sits inside a rule
+    run, one cell in from its start (left-aligned) or from its end (a column
+    the markdown aligned right, `--:`). (Centred cells are not taken: the
+    tail of a cell wrapped in another layout would pass for one.)"""
+    return all(any(_aligned(m.start(), m.end(), s, e) for s, e in geo) for m in CELL_TEXT.finditer(text))
+
+
+def _aligned(lo: int, hi: int, s: int, e: int) -> bool:
+    """The cell text at [lo, hi) is aligned in the column whose rule run is [s, e)."""
+    if lo < s + 1 or hi > e - 1:
+        return False
+    return lo == s + 1 or hi == e - 1
 
 
 def _drawings(labeled: list[Labeled], lo: int, hi: int) -> list[list[int]]:
     """The rows of one run of table rows, split where the column layout changes.
 
     A cell row between the last rule of one layout and the first of the next
-    belongs to the first while its cells sit on the first's columns.
+    belongs to the first while its cells sit on the first's columns
+    (positions in terminal cells: read by characters, a CJK cell row sat on
+    no rule and went to the next layout, leaving its header and heavy rule
+    alone to be taken for an older copy).
     """
     out: list[list[int]] = [[]]
-    geo: tuple[int, ...] | None = None
+    geo: Geometry | None = None
     pending: list[int] = []  # cell rows since the last rule
     for i in range(lo, hi):
-        g = _geometry(labeled[i].line.text)
+        g = _geometry(_cols_text(labeled[i].line.text))
         if g is None:
             pending.append(i)
             continue
         if geo is not None and g != geo:
             k = 0
-            while k < len(pending) and _fits(labeled[pending[k]].line.text, geo):
+            while k < len(pending) and _fits(_cols_text(labeled[pending[k]].line.text), geo):
                 k += 1
             out[-1].extend(pending[:k])
             out.append(pending[k:])
@@ -793,15 +871,15 @@ def _tables_as_markdown(text: str) -> str:
     i = 0
     while i < len(rows):
         if i + 1 < len(rows) and rows[i].strip() and TABLE_HEAVY.match(rows[i + 1]):
-            geo = tuple(m.start() for m in RULE_RUN.finditer(_cols_text(rows[i + 1])))
-            # every row read as cells must sit on a rule's columns: a header
-            # from another layout (a resize mid-table) is left as drawn. The
-            # rows of one table may come from two drawings (the older one's
-            # top, the newer one's rest): each row is read on the columns
-            # of the rule it sits on.
-            if len(geo) >= 2 and _fits(_cols_text(rows[i]), geo):
+            geo = _runs(_cols_text(rows[i + 1]))
+            # every row read as cells must sit on a rule's columns. The rows
+            # of one table may come from two drawings (the older one's top,
+            # the newer one's rest): each row is read on the columns of the
+            # rule it sits on.
+            head = _header_cells(rows, i, geo)
+            if head is not None:
                 ncol = len(geo)
-                groups: list[list[list[str]]] = [[_cells(rows[i], geo)], []]
+                groups: list[list[list[str]]] = [[head], []]
                 j = i + 2
                 while j < len(rows) and rows[j].strip():
                     g = _geometry(_cols_text(rows[j]))
@@ -828,13 +906,37 @@ def _tables_as_markdown(text: str) -> str:
     return "\n".join(out)
 
 
-def _cells(row: str, geo: tuple[int, ...]) -> list[str]:
+def _header_cells(rows: list[str], i: int, geo: Geometry) -> list[str] | None:
+    """The cells of the header row `i` over the heavy rule laid out at `geo`,
+    or None when the rows are no table.
+
+    While a table streams Codex lays it out again as rows arrive (columns
+    widen); on a short screen the header of an older layout may have
+    scrolled away before the last layout was drawn, so the stitched view
+    holds an older header over the newer rule. Such a header still parts
+    its cells by gaps of two blanks: when it has one per column and the row
+    under the rule sits on the rule's columns, those are its cells.
+    """
+    if len(geo) < 2:
+        return None
+    head = _cols_text(rows[i])
+    if _fits(head, geo):
+        return _cells(rows[i], geo)
+    parts = [m.group().replace("\x00", "") for m in CELL_TEXT.finditer(head)]
+    below = rows[i + 2] if i + 2 < len(rows) else ""
+    if len(parts) == len(geo) and below.strip() and _fits(_cols_text(below), geo):
+        return parts
+    return None
+
+
+def _cells(row: str, geo: Geometry) -> list[str]:
     """The row's text in each column of a rule laid out at `geo` (terminal cells)."""
     cells = _cols(row)
-    return [_slice(cells, lo, hi) for lo, hi in zip(geo, list(geo[1:]) + [None])]
+    starts = [s for s, _ in geo]
+    return [_slice(cells, lo, hi) for lo, hi in zip(starts, starts[1:] + [None])]
 
 
-def _next_rule(rows: list[str], j: int, ncol: int) -> tuple[int, ...] | None:
+def _next_rule(rows: list[str], j: int, ncol: int) -> Geometry | None:
     """The columns of the next rule row with `ncol` runs, within the table."""
     for k in range(j + 1, len(rows)):
         if not rows[k].strip():

@@ -87,17 +87,42 @@ def test_no_answer_shown_twice(case: Path) -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=ids(CASES))
 def test_every_tool_call_shown(case: Path) -> None:
-    """Calls Codex folds into one `Read a, b` row come back one per file."""
-    for got, want in zip(by_prompt(conv(case)["turns"]), by_prompt(truth(case)["turns"])):
+    """Calls Codex folds into one `Read a, b` row come back one per file.
+    An apply_patch whose context did not match is never drawn by Codex
+    0.169 (no row, no error: h7-long-*), so it is not demanded back."""
+    drawn = _drawn_calls(truth(case)["turns"])
+    for got, want in zip(by_prompt(conv(case)["turns"]), by_prompt(drawn)):
         assert len(got["tools"]) >= len(want["tools"]), want["user"]
+
+
+def _drawn_calls(turns: list[dict]) -> list[dict]:
+    """The truth turns without the calls Codex does not draw (a failed
+    apply_patch verification) and their results."""
+    out: list[dict] = []
+    for i, t in enumerate(turns):
+        nxt = turns[i + 1] if i + 1 < len(turns) else {}
+        if t["role"] == "tool_call" and nxt.get("role") == "tool_result" and \
+                nxt["text"].startswith("apply_patch verification failed"):
+            continue
+        out.append(t)
+    return out
 
 
 def _wide_words(text: str) -> list[str]:
     return [w for w in WORD.findall(text) if any(wcwidth(c) == 2 for c in w)]
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if _wide_words(json.dumps(truth(c), ensure_ascii=False))],
-                         ids=ids([c for c in CASES if _wide_words(json.dumps(truth(c), ensure_ascii=False))]))
+WIDE = [c for c in CASES if _wide_words(json.dumps(truth(c), ensure_ascii=False))]
+# Korean at an odd width: a row one cell short of the edge ending in a
+# syllable was cut inside a word (the next syllable did not fit) or ended on
+# one (the space fitted, the syllable after it did not); the screen cannot
+# tell. r3-cjk-alt-g has the second (joined with a space, right); here the first.
+ODD_KOREAN = {"h7-cjk-alt-e-93x31"}
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.xfail(
+    strict=True, reason="Korean cut one cell short of the edge: ambiguous on screen")) if c.name in ODD_KOREAN
+    else c for c in WIDE], ids=ids(WIDE))
 def test_wide_words_whole(case: Path) -> None:
     """CJK text wrapped by the width is joined back: no word cut in two."""
     for got, want in zip(by_prompt(conv(case)["turns"]), by_prompt(truth(case)["turns"])):
