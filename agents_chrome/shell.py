@@ -24,7 +24,8 @@ Structure used, never words:
   so an inline agent (Claude Code) keeps its own scrollback and nothing else.
 
 What the shell did becomes `system` turns named `shell` (the prompt line with
-its command, then the output), in order between the agent's turns: a user
+its command, then the output), in order between the agent's turns (what was
+printed after an agent ended, before the next prompt: one named `shell-output`): a user
 reading the conversation sees what was run around it, and the agent's own
 turns stay clean. A recording where no run is an agent is not cut at all.
 """
@@ -35,6 +36,7 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable
 
 import regex
+from pyte.screens import Char
 
 from agents_chrome import registry
 from agents_chrome.rules import Labeled
@@ -51,6 +53,8 @@ PROMPT = regex.compile(r"^(?P<prompt>(?:\S[^\n]{0,120}?)?[$#%❯] |\S[^\n]{0,120
 #: a row that is a horizontal rule: agents draw their input row between two of them
 RULE = regex.compile(r"^\s*[─━═╌╍┄┅┈┉\-_]{10,}\s*$")
 SHELLS = registry.SHELLS
+#: the name of the system turn holding what was printed after an agent ended
+AFTER_EXIT = "shell-output"
 DETECT_FRAMES = 60  # frames of a run looked at for an agent's signature
 LEARN_FRAMES = 20  # frames looked at for the first prompt a shell drew
 
@@ -87,7 +91,9 @@ def shell_input(frame: Frame) -> tuple[str, str] | None:
         return None
     x, y = frame.cursor
     if frame.reason == "accept":
-        return _accepted(frame)
+        got = _accepted(frame)
+        rp = _accepted_rprompt(frame) if got else ""
+        return (got[0], _cut_rprompt(got[1], rp).rstrip()) if got and rp else got
     if y >= len(frame.lines):
         return None
     row = frame.lines[y]
@@ -127,13 +133,31 @@ def _rprompt(frame: Frame) -> str:
     reaching the right edge (zsh RPROMPT, fish_right_prompt). It is no part of
     the command typed left of it."""
     x, y = frame.cursor
-    if frame.alternate or frame.reason == "accept" or y >= len(frame.lines):
+    if frame.alternate or y >= len(frame.lines):
         return ""
+    if frame.reason == "accept":
+        return _accepted_rprompt(frame)
     row = frame.lines[y]
     after = row[x:]
     if after.startswith("  ") and after.strip() and len(row) >= frame.columns - 2:
         return after.strip()
     return ""
+
+
+def _accepted_rprompt(frame: Frame) -> str:
+    """The right prompt of a line the editor accepted (a frame taken at Enter,
+    the only frame of a command typed with no pause): a one-row line whose
+    last word group stands apart by a wide gap (4+ spaces) and ends at the
+    right edge. The prompt drew it before the command was typed; a command
+    with such a gap ending in the very last column is rare enough to take it."""
+    top = prompt_row(frame)
+    if top >= len(frame.lines) or top != frame.cursor[1] - 1 or _continues(frame, top):
+        return ""
+    row = frame.lines[top]
+    if len(row) < frame.columns - 1:
+        return ""
+    m = regex.search(r"\S {4,}(?P<r>\S(?:\S| (?! ))*)$", row)
+    return m.group("r") if m else ""
 
 
 def _cut_rprompt(text: str, rprompt: str) -> str:
@@ -437,19 +461,26 @@ def _continues(frame: Frame, y: int) -> bool:
     return bool(flags) and 0 <= y < len(flags) and bool(flags[y])
 
 
-def _new_text(frames: list[Frame], hist: list[int], run: Run) -> list[str]:
-    """What the run drew itself: rows below its prompt row, and the alternate screen."""
+def _new_text(frames: list[Frame], hist: list[int], run: Run, next_top: int | None = None) -> list[str]:
+    """What the run drew itself: rows below its prompt row, and the alternate screen.
+    The next prompt's frame counts too, above that prompt (`next_top`): without
+    pauses (a raw log, a fast replay) the agent's whole drawing and the next
+    prompt arrive in one frame, the only frame the run has."""
     out: list[str] = []
     top = run.prompt_abs if run.prompt_abs is not None else -1
-    for k in range(run.start, min(run.end, run.start + DETECT_FRAMES)):
+    stop = min(run.end, run.start + DETECT_FRAMES)
+    if next_top is not None and run.end < len(frames) and stop == run.end:
+        stop += 1
+    for k in range(run.start, stop):
         f = frames[k]
         if f.alternate:
             out.extend(f.lines)
             continue
         base = hist[k]
         first = base - len(f.scrolled)
-        out.extend(t for i, t in enumerate(f.scrolled) if first + i > top)
-        out.extend(t for y, t in enumerate(f.lines) if base + y > top)
+        below = (lambda a: a > top and (k < run.end or next_top is None or a < next_top))
+        out.extend(t for i, t in enumerate(f.scrolled) if below(first + i))
+        out.extend(t for y, t in enumerate(f.lines) if below(base + y))
     return out
 
 
@@ -466,10 +497,10 @@ def typed_agent(command: str) -> str | None:
 
 def classify(frames: list[Frame], runs: list[Run], hist: list[int] | None = None) -> None:
     hist = hist if hist is not None else _absolute(frames)
-    for r in runs:
+    for i, r in enumerate(runs):
         if r.prompt_abs is None:
             continue
-        new = _new_text(frames, hist, r)
+        new = _new_text(frames, hist, r, _top(runs[i + 1]) if i + 1 < len(runs) else None)
         seen = registry.from_screen(new)
         named = typed_agent(r.command) if r.command else None
         if named and named != seen:
@@ -536,41 +567,128 @@ def _teletype(prev: Frame, cur: Frame) -> bool:
     return now[py:] != before[py:] + [""] * max(0, len(now) - len(before))
 
 
-def after_exit(frames: list[Frame], runs: list[Run], i: int) -> int | None:
-    """The first frame of agent run i that only shows what was printed after
-    the agent ended (see `_teletype`), when the shell came back after it: the
-    agent's last frames are written at its final cursor position and below,
-    up to the next prompt. None when there is no such tail."""
+def _resumed(frames: list[Frame], run: Run, stop: int) -> int | None:
+    """The frame where the shell took the terminal back after agent run `run`:
+    the last one taken as a line editor turned bracketed paste on after plain
+    output (`Frame.teletype_from`), when every later frame of the run (the
+    prompt being drawn) only wrote at or after its cursor; else, for a shell
+    with no bracketed paste (dash), the frame its prompt came back in when the
+    prompt ends plain text that began above the prompt's row. Both are placed
+    by the bytes' order, so pauses, or none (a raw log), never move them."""
+    for k in range(stop - 1, run.start, -1):
+        f = frames[k]
+        if f.reason == "resume" and f.teletype_from is not None:
+            if all(_teletype(frames[j - 1], frames[j]) for j in range(k + 1, stop)):
+                return k
+            return None
+    k = stop - 1
+    f = frames[k]
+    if k > run.start and f.teletype_from is not None and f.teletype_from[1] < prompt_row(f) and not f.alternate:
+        return k
+    return None
+
+
+def after_exit(frames: list[Frame], runs: list[Run], i: int,
+               hist: list[int] | None = None) -> tuple[int, int, Frame, tuple[int, int]] | None:
+    """What was printed after agent run i ended, before the shell's next prompt:
+    (the first frame showing any of it, the frame showing all of it, the
+    agent's last screen, where the text began on that frame's screen). The
+    shell's own return (`_resumed`) places it; the first frame is the earliest
+    whose plain text began at that same place, however the pauses fell. None
+    when there is no such tail (the agent's own last drawing ended in a
+    control sequence, or the shell shows no point of return)."""
+    hist = hist if hist is not None else _absolute(frames)
     r = runs[i]
     if i + 1 >= len(runs):
         return None
     stop = min(r.end + 1, len(frames))
-    # only the frame the prompt came back in: an agent's own last output (Gemini's
-    # reprint and summary, Codex's token usage) is teletype too, in the frames before
-    k = stop - 1
-    if k - 1 > r.start and _teletype(frames[k - 1], frames[k]):
-        return k
-    return None
+    k = _resumed(frames, r, stop)
+    if k is None:
+        return None
+    f = frames[k]
+    x, y = f.teletype_from  # type: ignore[misc]
+    first = k
+    while first - 1 > r.start:
+        g = frames[first - 1]
+        if g.teletype_from is None or g.alternate or (g.teletype_from[0], hist[first - 1] + g.teletype_from[1]) != (x, hist[k] + y):
+            break
+        first -= 1
+    return first, k, _cut_at(f, (x, y)), (x, y)
+
+
+def _cut_at(frame: Frame, at: tuple[int, int]) -> Frame:
+    """The frame as it was before text was written from cell `at` on: that
+    row cut there, the rows below blank."""
+    x, y = at
+    lines, cells = list(frame.lines), list(frame.cells)
+    for j in range(max(0, y), len(lines)):
+        keep = x if j == y else 0
+        if j < len(cells) and cells[j] is not None:
+            row = cells[j][:keep]  # type: ignore[index]
+            lines[j] = "".join(c.data for c in row).rstrip()
+            cells[j] = (tuple(row) + (Char(" "),) * (len(cells[j]) - keep)) if keep else None  # type: ignore[arg-type]
+        else:
+            lines[j] = lines[j][:keep].rstrip() if keep else ""
+    while lines and not lines[-1]:
+        lines.pop()
+    rw = list(frame.row_wrapped)
+    for j in range(max(0, y), len(rw)):
+        rw[j] = False
+    return replace(frame, lines=lines, cells=cells, row_wrapped=rw, _styles=None)
+
+
+def after_exit_text(frames: list[Frame], runs: list[Run], i: int, hist: list[int] | None = None) -> str:
+    """The text printed after agent run i ended (a job message such as `Killed`,
+    the rest of a command list, the agent's goodbye once its screen is gone),
+    up to the next prompt: none of the agent's turns."""
+    hist = hist if hist is not None else _absolute(frames)
+    got = after_exit(frames, runs, i, hist)
+    if got is None:
+        return ""
+    _, k, _, (x, y) = got
+    f = frames[k]
+    hi = _top(runs[i + 1])
+    text = ""
+    for j in range(max(y, 0), len(f.lines)):
+        if hi is not None and hist[k] + j >= hi:
+            break
+        row = _cells_from(f, j, x) if j == y else f.lines[j]
+        # a row autowrap carried on is one line with the next (full: pad a trimmed space back)
+        text += row.ljust(f.columns - (x if j == y else 0)) if _continues(f, j) else row.rstrip() + "\n"
+    return text.strip("\n")
+
+
+def _cells_from(frame: Frame, y: int, x: int) -> str:
+    """Row y's text from cell x on (wide characters take two cells)."""
+    if 0 <= y < len(frame.cells) and frame.cells[y] is not None:
+        return "".join(c.data for c in frame.cells[y][x:])
+    return frame.lines[y][x:] if 0 <= y < len(frame.lines) else ""
 
 
 def agent_frames(frames: list[Frame], runs: list[Run], i: int, hist: list[int] | None = None) -> list[Frame]:
     """Run i's frames with the shell's rows blanked; the next prompt's frame
     is included (it may hold the agent's last output) with its prompt row gone.
     What was printed after the agent ended (`after_exit`) is not the agent's:
-    that frame shows the agent's last screen instead. (It is not made a turn of
-    its own: without timing, as in a raw log, the agent's goodbye lands in the
-    same frame, and turns must not depend on timing.)"""
+    from the first frame showing any of it on, the agent sees its last screen
+    instead (that text is a shell turn of its own, `after_exit_text`)."""
     hist = hist if hist is not None else _absolute(frames)
     r = runs[i]
     hi = _top(runs[i + 1]) if i + 1 < len(runs) else None
     stop = min(r.end + 1, len(frames)) if hi is not None else r.end
-    out = [_blank_outside(frames[k], hist[k], r.prompt_abs, hi) for k in range(r.start, stop)]
-    k0 = after_exit(frames, runs, i) if hi is not None else None
-    if k0 is not None:
-        last = out[k0 - 1 - r.start]
-        out = out[:k0 - r.start] + [replace(last, index=frames[k].index, time=frames[k].time, reason=frames[k].reason,
-                                            scrolled=[], marks=[], widths=[], wrapped=[], inputs=frames[k].inputs)
-                                    for k in range(k0, stop)]
+    got = after_exit(frames, runs, i, hist) if hi is not None else None
+    if got is None:
+        return [_blank_outside(frames[k], hist[k], r.prompt_abs, hi) for k in range(r.start, stop)]
+    k0, k1, last, _ = got
+    out = [_blank_outside(frames[k], hist[k], r.prompt_abs, hi) for k in range(r.start, k0)]
+    # the lines that scrolled off up to the full frame, as one step (rows the text pushed
+    # up are the agent's: they scrolled before the text began)
+    scrolled = [t for k in range(k0, k1 + 1) for t in frames[k].scrolled]
+    shown = _blank_outside(replace(last, scrolled=scrolled, widths=[], wrapped=[], marks=[]), hist[k1],
+                           r.prompt_abs, hi)
+    out.append(replace(shown, index=frames[k0].index, time=frames[k0].time, reason=frames[k0].reason,
+                       inputs=[t for k in range(k0, k1 + 1) for t in frames[k].inputs]))
+    out += [replace(shown, index=frames[k].index, time=frames[k].time, reason=frames[k].reason, scrolled=[],
+                    inputs=frames[k].inputs) for k in range(k1 + 1, stop)]
     return out
 
 
@@ -670,6 +788,14 @@ def split(frames: list[Frame], header: CastHeader, forced: str | None = None) ->
         head = [Turn("system", launch, name="shell", time=t0)] if r.prompt_abs is not None else []
         out.append(Stretch("agent", name or r.agent, head + turns,
                            [Labeled(TLine(launch, t0, "shell", i), "system", "shell-launch", launch)] + labeled))
+        tail = after_exit_text(frames, runs, i, hist) if r.prompt_abs is not None else ""
+        if tail.strip():
+            # printed after the agent ended (a job message, the rest of a command list, the
+            # agent's goodbye once its screen is gone): output of the launch line, no command
+            t1 = frames[min(r.end, len(frames) - 1)].time
+            out.append(Stretch("shell", None, [Turn("system", tail, name=AFTER_EXIT, time=t1)],
+                               [Labeled(TLine(t, t1, "shell", i), "system" if n == 0 else "cont", AFTER_EXIT, t)
+                                for n, t in enumerate(tail.split("\n"))]))
     return out
 
 

@@ -44,6 +44,16 @@ _CLEAR = r"\[[23]J|c"
 # line was accepted and is on screen, the cursor just below it (a frame is
 # taken before it: a shell prompt and its command, whatever the pauses).
 _ACCEPT = r"\[\?2004l"
+# A line editor (bash, zsh) turning bracketed paste on as it starts reading a
+# line, before it draws the prompt: when plain text (no control sequence) was
+# written just before, a frame is taken with where that text began
+# (`Frame.teletype_from`): what a shell printed after an agent ended (bash's
+# `Killed` at the agent's cursor, the rest of a command list), told by the
+# bytes' order alone, whatever the pauses.
+_RESUME = r"\[\?2004h"
+_SGR = re.compile(r"\x1b\[[0-9;:]*m")
+# The control sequence at an ESC (CSI, OSC/DCS strings, two-byte escapes).
+_ESC_AT = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[PX^_][^\x1b]*\x1b\\|[ -/]*[0-~])")
 # An escape or CSI sequence left unfinished at the end of a write.
 _PARTIAL = re.compile(r"\x1b(?:\[[0-9;?]*)?\Z")
 # The cursor going home and erasing row after row down the screen (EL 2,
@@ -51,7 +61,7 @@ _PARTIAL = re.compile(r"\x1b(?:\[[0-9;?]*)?\Z")
 # its conversation, e.g. after /compact); a mark when it covers the screen.
 _WIPE = r"\[(?:1?;?1?)?H(?:\x1b\[2K\x1b\[1?B){8,}"
 _STATE_END = re.compile(f"\x1b(?:(?P<wipe>{_WIPE})|(?P<home>{_HOME})|(?P<show>{_SHOW})|(?P<clear>{_CLEAR})"
-                        f"|(?P<accept>{_ACCEPT}))")
+                        f"|(?P<accept>{_ACCEPT})|(?P<resume>{_RESUME}))")
 
 
 class SpanCache:
@@ -130,7 +140,7 @@ class RowStyles(Sequence):
 class Frame:
     index: int
     time: float
-    reason: str  # quiet | sync | clear | alt-enter | alt-leave | resize | accept | end
+    reason: str  # quiet | sync | clear | alt-enter | alt-leave | resize | accept | resume | end
     columns: int
     rows: int
     lines: list[str]  # visible rows, trailing blanks trimmed
@@ -148,6 +158,11 @@ class Frame:
     wrapped: list[bool] = field(default_factory=list)
     #: per visible row: autowrap carried its text on to the next row
     row_wrapped: list[bool] = field(default_factory=list)
+    #: (x, y) where the plain text (no control sequence but colours) written since
+    #: the last control sequence began (y < 0: in a line since scrolled off), when
+    #: there is any: bytes' order alone places it (reason "resume": taken as a line
+    #: editor turned bracketed paste on, just after such text)
+    teletype_from: tuple[int, int] | None = None
     cells: list[tuple[Char, ...] | None] = field(default_factory=list, repr=False)
     span_cache: SpanCache | None = field(default=None, repr=False, compare=False)
     _styles: RowStyles | None = field(default=None, repr=False)
@@ -189,6 +204,10 @@ class FrameBuilder:
         self._last_alt = False
         self._marks: list[tuple[int, str]] = []  # (history_total, reason)
         self._carry = ""  # an unfinished control sequence that ended the last output event
+        #: (x, absolute row) of the cursor after the last control sequence, and whether
+        #: visible text was written since (see `_feed_tracked`)
+        self._plain_from: tuple[int, int] | None = None
+        self._plain_text = False
 
     def _on_boundary(self, reason: str) -> None:
         if self.screen.synchronized:
@@ -235,7 +254,8 @@ class FrameBuilder:
             index=self._count, time=self.now, reason=reason, columns=s.columns, rows=s.lines,
             lines=lines, cells=cells if self.want_styles else [], cursor=(s.cursor.x, s.cursor.y), cursor_hidden=s.cursor.hidden,
             alternate=s.alternate, scrolled=scrolled, inputs=self._inputs, span_cache=self._spans,
-            marks=marks, widths=widths, wrapped=wrapped, row_wrapped=self._row_wrapped()))
+            marks=marks, widths=widths, wrapped=wrapped, row_wrapped=self._row_wrapped(),
+            teletype_from=self._teletype_from()))
         self._count += 1
         self._inputs = []
         self._last_lines = lines
@@ -258,6 +278,7 @@ class FrameBuilder:
             if size:
                 self._flush_carry()
                 self.screen.resize(lines=size[1], columns=size[0])
+                self._plain_from, self._plain_text = None, False  # rows laid out anew
                 self._mark("resize")
                 self._dirty = True
         return self.drain()
@@ -276,6 +297,47 @@ class FrameBuilder:
             if s.history_total - self._hist_mark >= keep - 2 * step and not s.synchronized:
                 self.take("history")
 
+    def _feed_tracked(self, data: str) -> None:
+        """Feed `data`, noting where the cursor was after its last control
+        sequence other than a colour (SGR) and whether visible text followed:
+        the start of a run of plain output (`Frame.teletype_from`). Event
+        boundaries do not move it."""
+        i = data.rfind("\x1b")
+        m = None
+        while i >= 0:
+            m = _ESC_AT.match(data, i)
+            if m is None or not _SGR.fullmatch(m.group()):
+                break
+            i = data.rfind("\x1b", 0, i)  # colours are part of plain output (`ls --color`)
+        if i < 0:
+            self._plain_text = self._plain_text or bool(_SGR.sub("", data).strip())
+            self._feed_bounded(data)
+            return
+        end = m.end() if m else len(data)
+        self._feed_bounded(data[:end])
+        s = self.screen
+        self._plain_from = (s.cursor.x, s.history_total + s.cursor.y)
+        self._plain_text = bool(_SGR.sub("", data[end:]).strip())
+        if end < len(data):
+            self._feed_bounded(data[end:])
+
+    def _teletype_from(self) -> tuple[int, int] | None:
+        """Where the plain text written since the last control sequence began, on
+        the screen as it is now (y < 0: scrolled off); None when there is none."""
+        if not self._plain_text or self._plain_from is None or self.screen.alternate:
+            return None
+        x, a = self._plain_from
+        return x, a - self.screen.history_total
+
+    def _resume(self) -> None:
+        """A line editor starts reading a line (bracketed paste on): after plain
+        text, a frame showing that text and where it began."""
+        s = self.screen
+        if not self._plain_text or self._plain_from is None or s.synchronized or s.alternate:
+            return
+        self.take("resume", force=True)
+        self._plain_text = False
+
     def _mark(self, why: str) -> None:
         if not self.screen.alternate:
             self._marks.append((self.screen.history_total, why))
@@ -287,7 +349,7 @@ class FrameBuilder:
         sequence cut between events is still fed whole by the parser, it
         only gives no early frame.
         """
-        feed = self._feed_bounded
+        feed = self._feed_tracked
         if self._carry:
             data, self._carry = self._carry + data, ""
         cut = _PARTIAL.search(data, max(0, len(data) - 16))
@@ -320,6 +382,11 @@ class FrameBuilder:
                     pos = m.start()
                 if not self.screen.synchronized and not self.screen.alternate:
                     self.take("accept")
+            elif m.group("resume"):
+                if m.start() > pos:
+                    feed(data[pos:m.start()])
+                    pos = m.start()
+                self._resume()
             elif m.group("show"):
                 feed(data[pos:m.end()])
                 pos = m.end()
@@ -336,7 +403,7 @@ class FrameBuilder:
     def _flush_carry(self) -> None:
         if self._carry:
             data, self._carry = self._carry, ""
-            self._feed_bounded(data)
+            self._feed_tracked(data)
 
     def finish(self) -> list[Frame]:
         self._flush_carry()

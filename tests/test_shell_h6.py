@@ -57,7 +57,7 @@ def test_a_crashed_agents_job_message_is_no_prompt():
     """SIGKILL: bash writes its job message where the agent's cursor was (in
     Claude Code's input box, after `❯ `) and its prompt on the next row, in one
     frame. That text is the shell's, never a prompt of the agent: the frame the
-    prompt came back in shows the agent its last screen."""
+    prompt came back in shows the agent its last screen, and the text is a shell turn."""
     cast = RECORDINGS / "claude-code" / "h6-sh-cc-rprompt-crash-150x44" / "session.cast"
     _, prompts = _meta(cast)
     conv = _replay(cast)
@@ -70,12 +70,14 @@ def test_a_crashed_agents_job_message_is_no_prompt():
     runs = shell.find_runs(frames, hist, shell.learn_prompt(frames))
     shell.classify(frames, runs, hist)
     i = next(j for j, run in enumerate(runs) if run.agent == "claude-code")
-    k0 = shell.after_exit(frames, runs, i)
-    assert k0 == runs[i].end  # the next prompt's first frame, only it
-    assert shell._teletype(frames[k0 - 1], frames[k0])
-    assert not shell._teletype(frames[k0 - 2], frames[k0 - 1])  # the answer: drawn above the cursor
+    k0, k1, last, (x, y) = shell.after_exit(frames, runs, i, hist)
+    # placed by the bytes: the frame bash took back the terminal in (bracketed paste on),
+    # after `Killed` written at the agent's cursor, after `❯ ` in its input box
+    assert frames[k1].reason == "resume" and k1 < runs[i].end
+    assert frames[k1].lines[y][x:] == "Killed" and frames[k1].lines[y][:x].startswith("❯")
+    assert "Killed" not in "\n".join(last.lines)
     kept = shell.agent_frames(frames, runs, i, hist)
-    assert kept[-1].lines == kept[-2].lines  # the agent's last screen, not the shell's text
+    assert not any("Killed" in t for f in kept for t in f.lines)  # the agent's last screen, not the shell's text
 
 
 def test_two_agents_in_one_shell_each_their_own_stretch():
