@@ -130,6 +130,15 @@ class GeminiProfile(ChromeProfile):
         row snapshot is the same cell tuple while it is unchanged)."""
         if not frame.cells:
             return
+        # rows that scrolled off since the last frame first (they were above
+        # the visible ones), read from the history with their colours: which
+        # rows a frame caught on screen depends on the pauses, this does not
+        gone = frame.scrolled_lines
+        if gone and len(gone) == len(frame.scrolled):
+            texts = [h.text for h in gone]
+            spans = [list(h.spans) for h in gone]
+            for y, ln in enumerate(texts):
+                self._learn_code_row(ln, spans[y], texts, spans, y)
         seen = self._code_seen
         rows = self.rows(frame)
         for y, ln in enumerate(rows):
@@ -137,16 +146,23 @@ class GeminiProfile(ChromeProfile):
             if cells is None or not ln.strip() or seen.get(y) is cells:
                 continue
             seen[y] = cells
-            if ln.startswith("✦ ") and cells[0].fg != "default":
-                self._accent = cells[0].fg
-            if self._accent is None or not any(sp[2] == self._accent for sp in frame.styles[y]):
-                continue
-            marked = _marked_code_row(ln, frame.styles[y], self._accent)
-            if marked is not None and not _in_code_block(rows, frame.styles, y):
-                plain, got = _answer_key(ln), _answer_key(marked)
-                if plain and got != plain:
-                    self._code_rows[plain] = got
-                    self._code_phrases.update(_code_phrases(got))
+            self._learn_code_row(ln, frame.styles[y], rows, frame.styles, y)
+
+    def _learn_code_row(self, ln: str, row_spans: list[tuple], rows: list[str],
+                        styles: "Sequence[list[tuple]]", y: int) -> None:
+        """One drawn row (on screen or just scrolled off) for _learn_code_rows."""
+        if not ln.strip():
+            return
+        if ln.startswith("✦ ") and row_spans and row_spans[0][0] == 0 and row_spans[0][2] != "default":
+            self._accent = row_spans[0][2]
+        if self._accent is None or not any(sp[2] == self._accent for sp in row_spans):
+            return
+        marked = _marked_code_row(ln, row_spans, self._accent)
+        if marked is not None and not _in_code_block(rows, styles, y):
+            plain, got = _answer_key(ln), _answer_key(marked)
+            if plain and got != plain:
+                self._code_rows[plain] = got
+                self._code_phrases.update(_code_phrases(got))
 
     def _with_code_marks(self, text: str, members: list[Labeled]) -> str:
         """The answer with the backticks its rows were drawn with (see

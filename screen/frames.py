@@ -163,6 +163,11 @@ class Frame:
     #: there is any: bytes' order alone places it (reason "resume": taken as a line
     #: editor turned bracketed paste on, just after such text)
     teletype_from: tuple[int, int] | None = None
+    #: the `scrolled` lines as the screen's history keeps them (`HistoryLine`:
+    #: text, style spans, layout), when styles are kept: a row that scrolled off
+    #: between two frames is read with its colours as surely as one on a frame,
+    #: whatever the pauses that placed the frames
+    scrolled_lines: list = field(default_factory=list, repr=False)
     cells: list[tuple[Char, ...] | None] = field(default_factory=list, repr=False)
     span_cache: SpanCache | None = field(default=None, repr=False, compare=False)
     _styles: RowStyles | None = field(default=None, repr=False)
@@ -255,7 +260,8 @@ class FrameBuilder:
             lines=lines, cells=cells if self.want_styles else [], cursor=(s.cursor.x, s.cursor.y), cursor_hidden=s.cursor.hidden,
             alternate=s.alternate, scrolled=scrolled, inputs=self._inputs, span_cache=self._spans,
             marks=marks, widths=widths, wrapped=wrapped, row_wrapped=self._row_wrapped(),
-            teletype_from=self._teletype_from()))
+            teletype_from=self._teletype_from(),
+            scrolled_lines=s.history_lines_since(base) if self.want_styles and scrolled else []))
         self._count += 1
         self._inputs = []
         self._last_lines = lines
