@@ -87,7 +87,7 @@ class ClaudeCodeProfile(ChromeProfile):
         LineRule("ctrl-hint", "chrome", r"\((ctrl|shift|alt)\+\w+ to [\w ]+\)\s*$"),
         LineRule("tip", "chrome", r"^\s*(⎿\s+)?(※\s*)?Tip:"),
         LineRule("exit-hint", "chrome", r"^\s*Press Ctrl-[CD] again to exit"),
-        LineRule("resume-hint", "chrome", r"^\s*(Resume this session with:|claude --resume\s+\S+)\s*$"),
+        LineRule("resume-hint", "chrome", r"^\s*(Resume this session with:|claude( --?[\w-]+(?: (?!--)\S+)?)*? --resume\s+[0-9a-f-]{8,})\s*$"),
         LineRule("footer-hints", "chrome", r"(\? for shortcuts|esc to interrupt|← for agents|shift\+tab to cycle"
                                             r"|manual mode on|accept edits on|plan mode on|bypass permissions on)"),
         LineRule("effort", "chrome", r"^\s*[◐◓◑◒○●]\s+(low|medium|high|max)\s+·\s+/effort\s*$"),

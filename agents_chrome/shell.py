@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field, replace
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 import regex
 from pyte.screens import Char
@@ -44,6 +44,9 @@ from agents_chrome.transcript import TLine
 from agents_chrome.turns import Turn
 from screen.cast import CastHeader
 from screen.frames import Frame
+
+if TYPE_CHECKING:
+    from agents_chrome.profile import ChromeProfile
 
 #: the text before the cursor on a shell's input row: prompt, then what is typed.
 #: `$ `, `# `, `% ` (bash, sh, zsh), alone or ending a run of text; `❯ ` (starship,
@@ -789,6 +792,7 @@ def split(frames: list[Frame], header: CastHeader, forced: str | None = None) ->
         out.append(Stretch("agent", name or r.agent, head + turns,
                            [Labeled(TLine(launch, t0, "shell", i), "system", "shell-launch", launch)] + labeled))
         tail = after_exit_text(frames, runs, i, hist) if r.prompt_abs is not None else ""
+        tail = _without_agent_chrome(profile, tail, i)
         if tail.strip():
             # printed after the agent ended (a job message, the rest of a command list, the
             # agent's goodbye once its screen is gone): output of the launch line, no command
@@ -797,6 +801,17 @@ def split(frames: list[Frame], header: CastHeader, forced: str | None = None) ->
                                [Labeled(TLine(t, t1, "shell", i), "system" if n == 0 else "cont", AFTER_EXIT, t)
                                 for n, t in enumerate(tail.split("\n"))]))
     return out
+
+
+def _without_agent_chrome(profile: "ChromeProfile", text: str, i: int) -> str:
+    """What was printed after an agent ended, less the rows its own rules call
+    chrome: the goodbye an agent prints once its screen is gone (Kimi's
+    `Bye!` and resume hint, Vibe's token count) is the agent's chrome, not
+    shell output; a job message such as `Killed` stays."""
+    if not text.strip():
+        return text
+    labeled = profile.label([TLine(t, 0.0, "shell", i) for t in text.split("\n")])
+    return "\n".join(lb.line.text for lb in labeled if lb.kind != "chrome").strip("\n")
 
 
 def agents_in(stretches: Iterable[Stretch]) -> list[str]:
