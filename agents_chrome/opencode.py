@@ -29,7 +29,7 @@ from typing import Iterable
 
 import regex
 
-from agents_chrome.profile import ChromeProfile
+from agents_chrome.profile import ChromeProfile, per_frame
 from agents_chrome.rules import Labeled, LineRule
 from agents_chrome.transcript import TLine
 from agents_chrome.turns import Turn
@@ -200,6 +200,12 @@ def _box_end(spans: list, first: tuple) -> int:
     return end
 
 
+#: OpenCode's dialogs (the ctrl+p palette, /models) are about 60 columns
+#: wide at any terminal width: a third of a wide terminal is more than that,
+#: so a box narrower than a third counts when it is this wide and centred
+DIALOG_MIN_WIDTH = 56
+
+
 def inset_panel(frame: Frame) -> tuple[int, int, int, int] | None:
     """A centred rectangle in its own background over at least 3 rows: a modal
     dialog. Returns (top, bottom, left, right)."""
@@ -219,7 +225,9 @@ def inset_panel(frame: Frame) -> tuple[int, int, int, int] | None:
                 if s[3] == page or s[0] < margin:
                     continue
                 end = _box_end(spans, s)
-                if end - s[0] >= cols // 3 and cols - end >= margin:
+                wide = end - s[0] >= cols // 3 or (end - s[0] >= DIALOG_MIN_WIDTH
+                                                   and abs(s[0] - (cols - end)) <= margin)
+                if wide and cols - end >= margin:
                     key = (s[0], end, s[3])
                     break
         if key != run_key:
@@ -282,6 +290,38 @@ def join_command_rows(rows: list[str]) -> str:
         if r:
             out += r if not out or out[-1] in NO_SPACE_BREAK else " " + r
     return out
+
+
+def _crop(frame: Frame, y: int, text: str, cut: int) -> str:
+    """Row `y` up to column `cut` (the sidebar's edge). A wide character (CJK,
+    most emoji) takes two columns for one character of the text, so on such
+    a row a column is no index into the text: the cells say which characters
+    lie left of the edge (else a row of ideographs kept the sidebar's text)."""
+    cells = frame.cells[y] if frame.cells and y < len(frame.cells) else None
+    if cells is not None:
+        return "".join(c.data for c in cells[:cut]).rstrip() if len(cells) > cut else text
+    return text[:cut].rstrip() if len(text) > cut else text
+
+
+#: columns between the input box's right end and the terminal's right edge
+#: (or the sidebar's left edge) in a settled layout, plus slack
+BOX_RIGHT_SLACK = 6
+
+
+def _narrower_layout(box_row: str, right: int) -> bool:
+    """A frame drawn for a narrower terminal than it is on: the first frames
+    after a grow, before OpenCode has taken the new size, still draw the old
+    layout (its conversation rows cut at the old width, the cells to their
+    right whatever the terminal left there), and OpenCode then reprints the
+    whole conversation at the new width. The conversation's input box spans
+    the layout (from column 2 to two columns short of `right`: the right
+    edge, or the sidebar's left edge, this frame's or the one most frames of
+    its width show): one that ends well short of that is the old layout. The
+    home screen's box is centred (it starts further in) and is not this."""
+    start = len(box_row) - len(box_row.lstrip())
+    if start > 3:
+        return False
+    return len(box_row.rstrip()) < right - BOX_RIGHT_SLACK
 
 
 class OpenCodeProfile(ChromeProfile):
@@ -389,7 +429,7 @@ class OpenCodeProfile(ChromeProfile):
         out = []
         for y, text in enumerate(frame.lines):
             if cut is not None:
-                text = text[:cut].rstrip() if len(text) > cut else text
+                text = _crop(frame, y, text, cut)
             if BAR in text[:4] and frame.cells and frame.cells[y] is not None:
                 x = text.index(BAR)
                 cells = frame.cells[y]
@@ -480,6 +520,7 @@ class OpenCodeProfile(ChromeProfile):
         rows = [r for r in rows if r and not regex.fullmatch(r"(esc|enter|ok|cancel)(/\w+)?", r)]
         return [regex.sub(r"\s{4,}(esc|enter)(/\w+)?$", "", r) for r in rows] or None
 
+    @per_frame
     def viewport(self, frame: Frame) -> tuple[int, int] | None:
         n = len(frame.lines)
         for y in range(n - 1, -1, -1):
@@ -488,6 +529,10 @@ class OpenCodeProfile(ChromeProfile):
                     # the box's bottom edge runs on to the next row: the terminal
                     # re-wrapped a wider layout after a shrink and OpenCode has
                     # not redrawn yet; its rows are the old layout, broken
+                    return None
+                edges = [sidebar_start(frame) if frame.cells else None,
+                         getattr(self, "_sidebar", {}).get(frame.columns)]
+                if _narrower_layout(frame.lines[y], min([frame.columns] + [e for e in edges if e])):
                     return None
                 top = y
                 while top > 0 and frame.lines[top - 1].lstrip().startswith(BAR):
