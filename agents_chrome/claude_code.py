@@ -61,6 +61,10 @@ SCROLLED_PILL = regex.compile(r"\s(Jump to bottom|\d+ new messages?|Waiting for 
 # transcript · ctrl+o to toggle · ctrl+e to show all", after "working · "
 # while an answer streams.
 DETAILED_FOOTER = regex.compile(r"^\s*(?:\w+\s+·\s+)?Showing detailed transcript\b")
+#: characters markdown marks a prompt with, dropped when Claude Code echoes it rendered
+MD_MARKS = frozenset("#*_`~>")
+#: the input box's first row: the prompt glyph and what is being typed
+PROMPT_ROW = regex.compile(r"^❯\s")
 TOOL_CALL = regex.compile(r"^●\s+(?P<name>[A-Z][A-Za-z0-9_]*(?:\s?\([A-Za-z0-9_]+\))?|mcp__\S+)\((?P<arg>.*?)\)?\s*$")
 
 
@@ -225,13 +229,48 @@ class ClaudeCodeProfile(ChromeProfile):
             held = None
             yield f
 
+    def _learn_echo_marks(self, frame: Frame) -> None:
+        """Remember the markdown of prompts echoed with it rendered.
+
+        Claude Code echoes a sent prompt on a block of its own background,
+        `❯ ` then the text, with the prompt's markdown rendered: `**b**`
+        bold, `*i*` italic, `` `c` `` in a colour of its own, `# h` bold,
+        italic and underlined and `## h` (and deeper) bold, a heading row
+        followed by a blank row the renderer adds; `_`, `~~`, links and
+        quotes stay as typed. The history keeps only the text, so each such
+        block is read back with its marks (see _echo_rows), from the rows
+        that scrolled off since the last frame and the rows on this one
+        (which rows a frame caught depends on the pauses, this does not),
+        and kept by its text without marks and spacing for make_turn."""
+        rows: list[tuple[str, tuple]] = []
+        gone = frame.scrolled_lines
+        if gone and len(gone) == len(frame.scrolled):
+            rows = [(h.text, tuple(h.spans)) for h in gone]
+        first = next((y for y, (t, _s) in enumerate(rows) if t.startswith("❯ ")), None)
+        if frame.cells:
+            if first is None:
+                first = next((len(rows) + y for y, ln in enumerate(frame.lines) if ln.startswith("❯ ")), None)
+            if first is not None:
+                styles = frame.styles
+                top = len(rows)
+                rows += [(ln, tuple(styles[y]) if top + y >= first else ())
+                         for y, ln in enumerate(frame.lines)]
+        blocks = _echo_blocks(rows) if first is not None else []
+        for block in blocks:
+            marked = _echo_rows(block)
+            if marked is not None:
+                key = "".join(c for r in marked for c in r if not c.isspace() and c not in MD_MARKS)
+                self._typed[key] = marked
+
     def transcript(self, frames: Iterable[Frame]) -> list[TLine]:
         detailed: set[float] = set()
+        self._typed: dict[str, list[str]] = {}
 
         def tap(frames: Iterable[Frame]) -> Iterator[Frame]:
             for f in frames:
                 if not f.alternate and any(DETAILED_FOOTER.match(ln) for ln in f.lines[-3:]):
                     detailed.add(f.time)
+                self._learn_echo_marks(f)
                 yield f
 
         lines = super().transcript(tap(self._new_text_only(self._laid_out(frames))))
@@ -287,6 +326,10 @@ class ClaudeCodeProfile(ChromeProfile):
             return Turn("tool_call", arg.rstrip(")").strip(), name=name.strip() or None)
         if kind == "tool_result":
             return Turn("tool_result", text)
+        if kind == "user":
+            rows = getattr(self, "_typed", {}).get("".join(c for c in text if not c.isspace() and c not in MD_MARKS))
+            if rows is not None:
+                text = _typed_markdown(text, rows) or text
         if kind == "assistant":
             text = _one_row_per_record(_nested_numbers(text))
         return Turn(kind, text)
@@ -536,6 +579,143 @@ def _with_history_before(frame: Frame, held: Frame) -> Frame:
         widths=(held.widths or [held.columns] * n) + (frame.widths or [frame.columns] * len(frame.scrolled)),
         wrapped=(held.wrapped or [False] * n) + (frame.wrapped or [False] * len(frame.scrolled)),
         marks=list(held.marks) + [(off + n, why) for off, why in frame.marks])
+
+
+def _echo_blocks(rows: list[tuple[str, tuple]]) -> list[list[tuple[str, tuple]]]:
+    """Prompt echoes among rows (text, style spans): a row opening with `❯ `
+    on a background colour from the first cell, and the rows under it on
+    the same background from the first cell (blank ones included)."""
+    out: list[list[tuple[str, tuple]]] = []
+    y, n = 0, len(rows)
+    while y < n:
+        text, spans = rows[y]
+        if not (text.startswith("❯ ") and spans and spans[0][0] == 0 and spans[0][3] != "default"):
+            y += 1
+            continue
+        bg = spans[0][3]
+        block = [rows[y]]
+        y += 1
+        while y < n and rows[y][1] and rows[y][1][0][0] == 0 and rows[y][1][0][3] == bg \
+                and not rows[y][0].startswith("❯"):
+            block.append(rows[y])
+            y += 1
+        out.append(block)
+    return out
+
+
+def _echo_rows(block: list[tuple[str, tuple]]) -> list[str] | None:
+    """A prompt echo's rows with the markdown marks its styles stand for
+    (see ClaudeCodeProfile._learn_echo_marks), the `❯ ` / indent left out;
+    None when it shows no mark. Inline code is a colour other than the
+    text's own, and only where the block has one such colour."""
+    rows = []
+    for text, spans in block:
+        cells = []
+        for ch in text:
+            cells.append(ch)
+            if wcwidth(ch) == 2:
+                cells.append("")
+        rows.append((cells, [(max(lo, 2), min(hi, len(cells)), fg, fl) for lo, hi, fg, _bg, fl in spans
+                             if hi > 2 and lo < len(cells)]))
+    weight: dict[str, int] = {}
+    for cells, spans in rows:
+        for lo, hi, fg, fl in spans:
+            if not fl:
+                weight[fg] = weight.get(fg, 0) + sum(1 for c in cells[lo:hi] if c.strip())
+    if not weight:
+        return None
+    base = max(weight, key=weight.__getitem__)
+    others = [fg for fg in weight if fg != base and fg != "default"]
+    code = others[0] if len(others) == 1 else None
+    out: list[str] = []
+    skip_blank = False
+    changed = False
+    for k, (cells, spans) in enumerate(rows):
+        body = "".join(cells[2:]).rstrip()
+        if not body.strip():
+            if not skip_blank:
+                out.append("")
+            skip_blank = False
+            continue
+        skip_blank = False
+        inked = [(lo, hi, fg, fl) for lo, hi, fg, fl in spans if any(c.strip() for c in cells[lo:hi])]
+        nxt_blank = k + 1 < len(rows) and not "".join(rows[k + 1][0][2:]).strip()
+        if inked and all(fl & 7 == 7 for *_x, fl in inked):
+            out.append("# " + body.strip())
+            skip_blank = changed = True
+            continue
+        if inked and nxt_blank and all(fl & 1 for *_x, fl in inked):
+            out.append("## " + body.strip())
+            skip_blank = changed = True
+            continue
+        runs: list[list] = []
+        for lo, hi, fg, fl in spans:
+            kind = ("***" if fl & 3 == 3 else "**" if fl & 1 else "*" if fl & 2
+                    else "`" if code is not None and fg == code else None)
+            if kind is None:
+                continue
+            if runs and runs[-1][1] == lo and runs[-1][2] == kind:
+                runs[-1][1] = hi
+            else:
+                runs.append([lo, hi, kind])
+        marks: dict[int, str] = {}
+        for lo, hi, kind in runs:
+            while lo < hi and not cells[lo].strip():
+                lo += 1
+            while hi > lo and not cells[hi - 1].strip():
+                hi -= 1
+            if lo < hi:
+                marks[lo] = marks.get(lo, "") + kind
+                marks[hi] = kind + marks.get(hi, "")
+        changed = changed or bool(marks)
+        n = len(body) + 2 + sum(1 for c in cells[2:] if c == "")
+        out.append("".join(marks.get(x, "") + c for x, c in enumerate(cells[:n]) if x >= 2) + marks.get(n, ""))
+    return out if changed else None
+
+
+def _typed_markdown(echo: str, rows: list[str]) -> str | None:
+    """The prompt as typed: the input box's rows (`rows`, marks included),
+    joined where the echo says. The box wraps a long line at its own width
+    and the echo at another (the marks it drops take no room), so a break
+    between two box rows is a line break only where the echo has one after
+    the same character, a space where the echo has a space, else nothing
+    (a word cut by the wrap). Every character of the echo must be the
+    box's, in order; the box may hold more only as markdown marks. None
+    when they do not match, or the echo kept every mark."""
+    chars = [(i, c) for i, c in enumerate(echo) if not c.isspace()]
+    j = 0
+    last: list[int | None] = []  # per row: index in `echo` of its last character the echo kept
+    for r in rows:
+        end = None
+        for c in r:
+            if c.isspace():
+                continue
+            if j < len(chars) and chars[j][1] == c:
+                end = chars[j][0]
+                j += 1
+            elif c in MD_MARKS:
+                continue
+            else:
+                return None
+        last.append(end)
+    if j != len(chars) or sum(1 for r in rows for c in r if not c.isspace()) == len(chars):
+        return None
+    out = rows[0]
+    for k in range(1, len(rows)):
+        end = last[k - 1]
+        if not rows[k - 1].strip() or end is None:
+            sep = "\n"
+        else:
+            gap = regex.match(r"\s*", echo[end + 1:]).group()
+            sep = "\n" if "\n" in gap else " " if gap else ""
+        nxt = rows[k]
+        if sep != "\n":  # a run the wrap cut in two: one run again
+            for m in ("***", "**", "*", "`"):
+                if out.endswith(m) and nxt.startswith(m):
+                    out, nxt = out[:-len(m)], nxt[len(m):]
+                    break
+        out += sep + nxt
+    return out
 
 
 def _drop_input_boxes(lines: list[TLine]) -> list[TLine]:

@@ -1,0 +1,118 @@
+"""Claude Code chrome on real recordings: what the h8 round of fresh
+recordings found, asserted on every Claude Code recording that shows the
+situation (never on one case by name), against its truth.json:
+
+- a prompt typed with markdown (`# heading`, `**bold**`, `` `code` ``,
+  `*italic*`) is echoed with it rendered: the marks are gone from the
+  screen's text, only the echo's styles (bold, italic, underline, a colour
+  of its own) tell them. The prompt comes back as typed, through the real
+  CLI, as recorded, with the input events stripped, and with every pause
+  compressed (which frames catch the echo depends on the pauses; the marks
+  must not);
+- an answer interrupted with Esc keeps only what was drawn: the
+  `⎿ Interrupted · What should Claude do instead?` row is no answer text.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import regex
+
+from agents_chrome.claude_code import _echo_rows
+from tests.conftest import cli_replay, frames_of
+from tests.test_chrome_claude_code_h5 import CASES, truth_of, turns_of
+from tests.test_timing import retime, turns_of as replay_turns
+
+#: what CommonMark would render in a prompt, as Claude Code's echo does:
+#: a heading, bold, italic, inline code (`_`, `~~` and links stay as typed)
+MARKDOWN = regex.compile(r"(?m)^#{1,2}\s\S|\*\*\S|(?<![*\w])\*[^*\s][^*]*\*(?!\*)|`[^`\n]+`")
+WORD = regex.compile(r"\w+")
+
+
+def _typed_with_markdown(case: Path) -> list[str]:
+    return [t["text"] for t in truth_of(case)["turns"]
+            if t["role"] == "user" and not t.get("kind") and MARKDOWN.search(t["text"])]
+
+
+MD_CASES = [c for c in CASES if _typed_with_markdown(c)]
+
+
+def _norm(s: str) -> str:
+    return " ".join(s.split())
+
+
+def test_some_recording_has_a_prompt_typed_with_markdown() -> None:
+    assert MD_CASES, "no Claude Code recording has a prompt typed with markdown"
+
+
+@pytest.mark.parametrize("screen_only", [False, True], ids=["as-recorded", "screen-only"])
+@pytest.mark.parametrize("case", MD_CASES, ids=lambda p: p.name)
+def test_prompts_typed_with_markdown_come_back_as_typed(case: Path, screen_only: bool, tmp_path_factory) -> None:
+    got = [_norm(t["text"]) for t in cli_replay(case, "claude-code", screen_only, tmp_path_factory)["turns"]
+           if t["role"] == "user"]
+    for typed in _typed_with_markdown(case):
+        assert _norm(typed) in got, f"{case.name}: {typed!r} not among the replayed prompts {got}"
+
+
+@pytest.mark.parametrize("case", MD_CASES, ids=lambda p: p.name)
+def test_markdown_of_prompts_does_not_depend_on_the_pauses(case: Path, tmp_path: Path) -> None:
+    fast = tmp_path / "session.cast"
+    retime(case / "session.cast", fast, seed=11, max_pause=0.0, split=0.3, merge=0.95)
+    got = [_norm(text) for role, text, _name in replay_turns(fast, "claude-code") if role == "user"]
+    for typed in _typed_with_markdown(case):
+        assert _norm(typed) in got
+
+
+def test_echo_rows_read_marks_from_styles_only() -> None:
+    """The echo block as the screen holds it (text, spans); the marks come
+    from the styles: the same text without styles gives none."""
+    bg = "3a3a3a"
+    block = [
+        ("❯ tonight", ((0, 2, "949494", bg, 0), (2, 9, "ffffff", bg, 7), (9, 40, "default", bg, 0))),
+        ("", ((0, 40, "default", bg, 0),)),
+        ("  - trim the wick", ((0, 2, "default", bg, 0), (2, 13, "ffffff", bg, 0), (13, 17, "ffffff", bg, 1),
+                               (17, 40, "default", bg, 0))),
+        ("  - test the horn", ((0, 2, "default", bg, 0), (2, 13, "ffffff", bg, 0), (13, 17, "afd7ff", bg, 0),
+                               (17, 40, "default", bg, 0))),
+    ]
+    assert _echo_rows(block) == ["# tonight", "- trim the **wick**", "- test the `horn`"]
+    plain = [(t, ((0, 40, "ffffff", bg, 0),)) for t, _s in block]
+    assert _echo_rows(plain) is None
+
+
+def _interrupted(case: Path) -> list[int]:
+    """Indices (among the typed prompts) of the turns the user interrupted."""
+    out, k = [], -1
+    for t in truth_of(case)["turns"]:
+        if t["role"] == "user" and not t.get("kind"):
+            k += 1
+        elif t["role"] == "assistant" and t.get("interrupted"):
+            out.append(k)
+    return out
+
+
+INTERRUPTED = [c for c in CASES if _interrupted(c)]
+
+
+@pytest.mark.parametrize("case", INTERRUPTED, ids=lambda p: p.name)
+def test_an_interrupted_answer_is_what_was_served_and_no_more(case: Path) -> None:
+    assert any(any("Interrupted" in ln for ln in f.lines) for f in frames_of(case))
+    segs: list[list[str]] = []
+    for t in turns_of(case):
+        if t.role == "user":
+            segs.append([])
+        elif t.role == "assistant" and segs:
+            segs[-1].append(t.text)
+    served: list[str] = []
+    for t in truth_of(case)["turns"]:
+        if t["role"] == "user" and not t.get("kind"):
+            served.append("")
+        elif t["role"] == "assistant" and served:
+            served[-1] += " " + t["text"]
+    for k in _interrupted(case):
+        got = " ".join(segs[k])
+        assert "Interrupted" not in got and "What should Claude do" not in got
+        vocab = set(WORD.findall(served[k]))
+        assert WORD.findall(got), f"{case.name}: the interrupted answer {k} is lost"
+        assert set(WORD.findall(got)) <= vocab
