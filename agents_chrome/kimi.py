@@ -73,6 +73,13 @@ class KLine(TLine):
     #: the ordinal of the frame the row was first drawn in: orders rows and
     #: dialogs without leaning on the recording's timing
     order: int = 0
+    #: the narrowest width the terminal had between the prompt echo above
+    #: the row and the row's first drawing (0: not known). Kimi cuts an
+    #: answer's rows at the widths it has while it streams, so a row can have
+    #: been cut at an earlier width only if it is at least this wide: a code
+    #: row 61 long first drawn at 63 columns, in a turn that never had 61,
+    #: was not cut at the 61 columns of a turn long before
+    drawn: int = 0
 
 
 def _kimi_marker(cell: object) -> str:
@@ -94,6 +101,13 @@ def _same_flow(a: KLine, b: KLine) -> bool:
     return a.source == b.source or (a.source, b.source) == ("history", "screen")
 
 
+def _cut_at(n: int, ln: KLine) -> bool:
+    """A row `n` cells wide reaches a width Kimi cut it at: the width it was
+    read at, or one the terminal had before that is not narrower than the
+    width the row was first drawn at."""
+    return n == ln.width or (n in ln.seen and n >= ln.drawn)
+
+
 def join_soft_wrapped(lines: list[KLine]) -> list[KLine]:
     """Join rows the terminal wrapped (autowrap, or a resize laying a long row
     out again) back into the row the program drew."""
@@ -106,7 +120,8 @@ def join_soft_wrapped(lines: list[KLine]) -> list[KLine]:
                 gap = 0  # a wide character did not fit in the last column: the terminal left it empty
             pad = " " * gap
             out[-1] = KLine(prev.text + pad + ln.text, prev.time, prev.source, prev.block, prev.width,
-                            ln.wrapped, prev.seen | ln.seen, prev.thinking, prev.slash, prev.order)
+                            ln.wrapped, prev.seen | ln.seen, prev.thinking, prev.slash, prev.order,
+                            prev.drawn)
         else:
             out.append(ln)
     return out
@@ -126,7 +141,7 @@ def _lexicon(lines: list[KLine]) -> dict[str, int]:
     for ln in lines:
         words = TOKEN.findall(ln.text.lower())
         n = _cells(ln.text)
-        full = bool(ln.width) and (n == ln.width or n in ln.seen)
+        full = bool(ln.width) and _cut_at(n, ln)
         lo, hi = (1 if folded else 0), (len(words) - 1 if full else len(words))
         for w in words[lo:hi]:
             counts[w] = counts.get(w, 0) + 1
@@ -147,7 +162,16 @@ def _lost_space(left: str, right: str, lexicon: dict[str, int]) -> bool:
     lw, rw = a.group(1).lower(), b.group(1).lower()
     if lexicon.get(lw + rw, 0) > 0:
         return False
-    return lexicon.get(lw, 0) >= 1 and lexicon.get(rw, 0) >= 1
+    if lexicon.get(lw, 0) < 1:
+        return False
+    if lexicon.get(rw, 0) >= 1:
+        return True
+    # a word drawn only at this fold: a left half that is a word of the
+    # session and a right half of four letters or more that ends no word of
+    # the session (`the|flame`, `it|appends`; a cut word's tail such as
+    # `sta|tion` ends others) was two words
+    return (len(rw) >= 4 and (len(lw) >= 3 or (len(lw) == 2 and lexicon[lw] >= 2))
+            and not any(len(w) > len(rw) and w.endswith(rw) for w in lexicon))
 
 
 def join_wrapped(lines: list[KLine]) -> list[KLine]:
@@ -166,12 +190,12 @@ def join_wrapped(lines: list[KLine]) -> list[KLine]:
         n = _cells(row)
         if not ln.width:
             return False
-        if n == ln.width or n in ln.seen:
+        if _cut_at(n, ln):
             return True
         # a wide character does not fit in the last column: the row stops one
         # short and the character opens the next row
         head = nxt.text.lstrip(" ")[:1]
-        return bool(head) and _cells(head) == 2 and (n + 1 == ln.width or n + 1 in ln.seen)
+        return bool(head) and _cells(head) == 2 and _cut_at(n + 1, ln)
 
     while i < len(lines):
         cur = lines[i]
@@ -192,7 +216,7 @@ def join_wrapped(lines: list[KLine]) -> list[KLine]:
                 text += (" " if lead <= hang and _lost_space(text, nxt, lexicon) else "") + nxt
             i += 1
         out.append(KLine(text, cur.time, cur.source, cur.block, cur.width, False, cur.seen, cur.thinking,
-                         cur.slash, cur.order))
+                         cur.slash, cur.order, cur.drawn))
         i += 1
     return out
 
@@ -545,6 +569,8 @@ class KimiProfile(ChromeProfile):
         pager_rows: list[str] | None = None
         first_seen: dict[str, float] = {}
         first_order: dict[str, int] = {}
+        first_width: dict[str, int] = {}
+        turn_min = 1 << 30  # the narrowest width since the last prompt echo was drawn
         self._dialog_orders: list[int] = []
         thinking: dict[str, bool] = {}  # `• ` row text -> drawn as thinking
         previews: set[str] = set()  # starts of thinking texts the live area previewed
@@ -557,6 +583,7 @@ class KimiProfile(ChromeProfile):
         nth = 0
         for nth, f in enumerate(frames):
             seen = seen | {f.columns} if f.columns not in seen else seen
+            turn_min = min(turn_min, f.columns)
             # Only clears mark a reprint: on a resize kimi-cli redraws just its live area
             # (spinner, input box, footer) and leaves the printed answer to the terminal's
             # reflow. A resize mark made fold_redraws take the next paragraphs of an answer
@@ -569,7 +596,7 @@ class KimiProfile(ChromeProfile):
                 # dialog opened in between is placed after it)
                 out.append(KLine(ln, first_seen.get(ln, f.time), "history", 0, w, wr, seen,
                                  thinking.get(ln) or opens_thinking(ln, previews),
-                                 ln in slash_rows, first_order.get(ln, nth)))
+                                 ln in slash_rows, first_order.get(ln, nth), first_width.get(ln, 0)))
             if f.alternate:
                 rows = self.dialog(f)
                 if rows is None:
@@ -599,6 +626,9 @@ class KimiProfile(ChromeProfile):
                 if t not in first_seen:
                     first_seen[t] = f.time
                     first_order[t] = nth
+                    if above_box and PROMPT_ECHO.match(t):
+                        turn_min = f.columns  # an answer is cut at the widths it streams at
+                    first_width[t] = turn_min
                     if above_box and not t.isascii() and y < len(f.cells):
                         self._note_bold(t, f.cells[y])
                     if above_box and PROMPT_ECHO.match(t):
@@ -629,7 +659,7 @@ class KimiProfile(ChromeProfile):
                 out.extend(KLine(t, first_seen.get(t, last_main.time), "screen", 1, last_main.columns,
                                  wraps[k] if k < len(wraps) else False, seen,
                                  thinking.get(t) or opens_thinking(t, previews),
-                                 t in slash_rows, first_order.get(t, nth))
+                                 t in slash_rows, first_order.get(t, nth), first_width.get(t, 0))
                            for k, t in enumerate(final))
         self._box_next = 0
         joined = join_wrapped(fold_redraws(out, marks))  # type: ignore[arg-type]
