@@ -572,12 +572,30 @@ def _drop_grid_drafts(text: str) -> str:
         drop.update(rows)
     if not drop:
         return text
-    kept = "\n".join(ln for n, ln in enumerate(lines) if n not in drop)
+    # a dropped grid leaves a mark: the rows drawn right under it are a view
+    # of the same answer laid out again (the lead-in's last rows above the
+    # next layout of the grid)
+    kept = "\n".join(ln if n not in drop else ("\x00" if n - 1 not in drop else None)
+                     for n, ln in enumerate(lines) if n not in drop or n - 1 not in drop)
     out: list[str] = []
+    after_draft = False
     for para in regex.split(r"\n\s*\n", kept):
-        if out and para.strip() and " ".join(para.split()) == " ".join(out[-1].split()):
-            continue
-        out.append(para)
+        rows = para.split("\n")
+        if rows[0] == "\x00":
+            after_draft = True
+        mark = rows[-1] == "\x00"
+        para = "\n".join(ln for ln in rows if ln != "\x00")
+        words = para.split()
+        if out and words:
+            prev = out[-1].split()
+            # the same paragraph again; right under a dropped grid, its tail
+            # (its first rows had scrolled out of the view that drew it)
+            if words == prev or (after_draft and len(words) < len(prev) and prev[-len(words):] == words):
+                after_draft = mark
+                continue
+        after_draft = mark
+        if para.strip() or not mark:
+            out.append(para)
     return "\n\n".join(out)
 
 
