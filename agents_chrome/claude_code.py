@@ -62,7 +62,8 @@ SCROLLED_PILL = regex.compile(r"\s(Jump to bottom|\d+ new messages?|Waiting for 
 # while an answer streams.
 DETAILED_FOOTER = regex.compile(r"^\s*(?:\w+\s+·\s+)?Showing detailed transcript\b")
 #: characters markdown marks a prompt with, dropped when Claude Code echoes it rendered
-MD_MARKS = frozenset("#*_`~>")
+MD_MARKS_TEXT = "#*_`~>"
+MD_MARKS = frozenset(MD_MARKS_TEXT)
 #: the input box's first row: the prompt glyph and what is being typed
 PROMPT_ROW = regex.compile(r"^❯\s")
 TOOL_CALL = regex.compile(r"^●\s+(?P<name>[A-Z][A-Za-z0-9_]*(?:\s?\([A-Za-z0-9_]+\))?|mcp__\S+)\((?P<arg>.*?)\)?\s*$")
@@ -584,7 +585,7 @@ def _with_history_before(frame: Frame, held: Frame) -> Frame:
 def _echo_blocks(rows: list[tuple[str, tuple]]) -> list[list[tuple[str, tuple]]]:
     """Prompt echoes among rows (text, style spans): a row opening with `❯ `
     on a background colour from the first cell, and the rows under it on
-    the same background from the first cell (blank ones included)."""
+    the same background from the first cell, indented two (or blank)."""
     out: list[list[tuple[str, tuple]]] = []
     y, n = 0, len(rows)
     while y < n:
@@ -595,8 +596,9 @@ def _echo_blocks(rows: list[tuple[str, tuple]]) -> list[list[tuple[str, tuple]]]
         bg = spans[0][3]
         block = [rows[y]]
         y += 1
+        # (a row the terminal's own wrap carried on, not indented, ends it)
         while y < n and rows[y][1] and rows[y][1][0][0] == 0 and rows[y][1][0][3] == bg \
-                and not rows[y][0].startswith("❯"):
+                and (rows[y][0].startswith("  ") or not rows[y][0].strip()):
             block.append(rows[y])
             y += 1
         out.append(block)
@@ -617,19 +619,40 @@ def _echo_rows(block: list[tuple[str, tuple]]) -> list[str] | None:
                 cells.append("")
         rows.append((cells, [(max(lo, 2), min(hi, len(cells)), fg, fl) for lo, hi, fg, _bg, fl in spans
                              if hi > 2 and lo < len(cells)]))
-    weight: dict[str, int] = {}
+    # the text's own colour: the prompt's first letter's, unless the first
+    # row opens with inline code (`x` is ...): the run of another colour
+    # that holds a space between words is the text
+    colours: list[str] = []
+    first_row: list[tuple[str, str]] = []  # (colour, text) runs of the first inked row
     for cells, spans in rows:
-        for lo, hi, fg, fl in spans:
-            if not fl:
-                weight[fg] = weight.get(fg, 0) + sum(1 for c in cells[lo:hi] if c.strip())
-    if not weight:
+        runs = [(fg, "".join(cells[lo:hi])) for lo, hi, fg, _fl in spans if fg != "default"
+                and any(c.strip() for c in cells[lo:hi])]
+        for fg, _t in runs:
+            if fg not in colours:
+                colours.append(fg)
+        if not first_row and runs:
+            first_row = runs
+    if not colours:
         return None
-    base = max(weight, key=weight.__getitem__)
-    others = [fg for fg in weight if fg != base and fg != "default"]
+    base = first_row[0][0]
+    worded = {fg for fg, t in first_row if " " in t.strip()}
+    if base not in worded and len(worded) == 1:
+        base = next(iter(worded))
+    others = [fg for fg in colours if fg != base]
     code = others[0] if len(others) == 1 else None
     out: list[str] = []
     skip_blank = False
     changed = False
+    fenced = False
+
+    def close_fence() -> None:
+        blanks = 0
+        while out and out[-1] == "":
+            out.pop()
+            blanks += 1
+        out.append("```")
+        out.extend([""] * blanks)
+
     for k, (cells, spans) in enumerate(rows):
         body = "".join(cells[2:]).rstrip()
         if not body.strip():
@@ -639,6 +662,15 @@ def _echo_rows(block: list[tuple[str, tuple]]) -> list[str] | None:
             continue
         skip_blank = False
         inked = [(lo, hi, fg, fl) for lo, hi, fg, fl in spans if any(c.strip() for c in cells[lo:hi])]
+        if code is not None and inked and all(fg == code and not fl for _lo, _hi, fg, fl in inked):
+            if not fenced:
+                out.append("```")
+                fenced = changed = True
+            out.append(body)
+            continue
+        if fenced:
+            close_fence()
+            fenced = False
         nxt_blank = k + 1 < len(rows) and not "".join(rows[k + 1][0][2:]).strip()
         if inked and all(fl & 7 == 7 for *_x, fl in inked):
             out.append("# " + body.strip())
@@ -670,6 +702,8 @@ def _echo_rows(block: list[tuple[str, tuple]]) -> list[str] | None:
         changed = changed or bool(marks)
         n = len(body) + 2 + sum(1 for c in cells[2:] if c == "")
         out.append("".join(marks.get(x, "") + c for x, c in enumerate(cells[:n]) if x >= 2) + marks.get(n, ""))
+    if fenced:
+        close_fence()
     return out if changed else None
 
 
@@ -703,13 +737,13 @@ def _typed_markdown(echo: str, rows: list[str]) -> str | None:
     out = rows[0]
     for k in range(1, len(rows)):
         end = last[k - 1]
-        if not rows[k - 1].strip() or end is None:
+        if not rows[k - 1].strip() or end is None or not rows[k].strip(MD_MARKS_TEXT):
             sep = "\n"
         else:
             gap = regex.match(r"\s*", echo[end + 1:]).group()
             sep = "\n" if "\n" in gap else " " if gap else ""
         nxt = rows[k]
-        if sep != "\n":  # a run the wrap cut in two: one run again
+        if rows[k - 1].strip() and nxt.strip():  # a run a wrap cut in two: one run again
             for m in ("***", "**", "*", "`"):
                 if out.endswith(m) and nxt.startswith(m):
                     out, nxt = out[:-len(m)], nxt[len(m):]

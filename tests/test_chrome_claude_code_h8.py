@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 import regex
 
-from agents_chrome.claude_code import _echo_rows
+from agents_chrome.claude_code import _echo_rows, _typed_markdown
 from tests.conftest import cli_replay, frames_of
 from tests.test_chrome_claude_code_h5 import CASES, truth_of, turns_of
 from tests.test_timing import retime, turns_of as replay_turns
@@ -79,6 +79,40 @@ def test_echo_rows_read_marks_from_styles_only() -> None:
     assert _echo_rows(block) == ["# tonight", "- trim the **wick**", "- test the `horn`"]
     plain = [(t, ((0, 40, "ffffff", bg, 0),)) for t, _s in block]
     assert _echo_rows(plain) is None
+
+
+BG = "3a3a3a"  # rows below as a 2.1.330 recording's frames hold them (70 and 58 columns)
+FENCED = [("❯ why does this fail?", ((0, 2, "949494", BG, 0), (2, 21, "ffffff", BG, 0), (21, 70, "default", BG, 0))),
+          ("  for i in range(3) print(i)", ((0, 2, "default", BG, 0), (2, 28, "afd7ff", BG, 0),
+                                           (28, 70, "default", BG, 0)))]
+WRAPPED = [("❯ please explain very carefully how the bridle point of a",
+            ((0, 2, "949494", BG, 0), (2, 40, "ffffff", BG, 0), (40, 57, "ffffff", BG, 1), (57, 58, "default", BG, 0))),
+           ("  diamond kite changes the angle of attack and what",
+            ((0, 2, "default", BG, 0), (2, 42, "ffffff", BG, 1), (42, 52, "ffffff", BG, 0), (52, 58, "default", BG, 0))),
+           ("  tail_length_cm should be",
+            ((0, 2, "default", BG, 0), (2, 16, "afd7ff", BG, 0), (16, 26, "ffffff", BG, 0), (26, 58, "default", BG, 0)))]
+
+
+def test_a_row_all_in_the_code_colour_is_a_fenced_block() -> None:
+    """The fences of a code block typed in a prompt are not drawn: the rows
+    in the code colour alone (the text's own colour is the first row's) are
+    the block, fenced again."""
+    rows = _echo_rows(FENCED)
+    assert rows == ["why does this fail?", "```", "for i in range(3) print(i)", "```"]
+    echo = "why does this fail?\nfor i in range(3) print(i)"
+    assert _typed_markdown(echo, rows) == "why does this fail?\n```\nfor i in range(3) print(i)\n```"
+
+
+def test_a_bold_run_the_wrap_cut_is_one_run() -> None:
+    """Claude Code wraps the echo itself (a row break of its own inside a
+    bold run): the run is closed at the row's end and opened on the next
+    row, and comes back as one."""
+    rows = _echo_rows(WRAPPED)
+    echo = ("please explain very carefully how the bridle point of a\n"
+            "diamond kite changes the angle of attack and what\ntail_length_cm should be")
+    got = " ".join(_typed_markdown(echo, rows).split())
+    assert got == ("please explain very carefully how the **bridle point of a diamond kite changes the angle of "
+                   "attack** and what `tail_length_cm` should be")
 
 
 def _interrupted(case: Path) -> list[int]:
