@@ -332,6 +332,8 @@ class ClaudeCodeProfile(ChromeProfile):
             if rows is not None:
                 text = _typed_markdown(text, rows) or text
         if kind == "assistant":
+            if not any(m.line.source == "alt" for m in members):  # inline: history keeps old layouts
+                text = _without_stale_tables(text)
             text = _one_row_per_record(_nested_numbers(text))
         return Turn(kind, text)
 
@@ -897,6 +899,69 @@ def _join_wide_wraps(lines: list[TLine]) -> list[TLine]:
 
 
 _BOX_ROW = regex.compile(r"^\s*│.*│\s*$")
+
+
+_GRID = regex.compile(r"^\s*[┌├└│]")
+_TABLE_WORD = regex.compile(r"\w+")
+
+
+def _junctions(row: str) -> tuple[int, ...]:
+    """Cell columns of a grid row's column borders (wide characters take two)."""
+    out, x = [], 0
+    for ch in row:
+        if ch in "┌┬┐├┼┤└┴┘│":
+            out.append(x)
+        x += 2 if _wide(ch) else 1
+    return tuple(out)
+
+
+def _without_stale_tables(text: str) -> str:
+    """Copies of a box table the answer drew before its last one, left out.
+
+    Claude Code lays a streamed table out again as rows arrive (the columns
+    widen) and again at each resize; in the inline renderer the rows a
+    layout pushed into history stay there, so an answer whose table
+    streamed through a resize holds partial copies at other widths above
+    the table as last drawn, and rows where two layouts overlap. The table
+    is the grid closed by the last `└`, up through the rows whose column
+    borders are where that `└` row has them. In the stretch of grid rows
+    above it (to the text before the first grid), a row whose words are all
+    the table's goes; a row with words of its own stays, once (a header the
+    last layout lost under an overlapping row; another table)."""
+    if "└" not in text:
+        return text
+    lines = text.split("\n")
+    grid = [bool(_GRID.match(ln)) for ln in lines]
+    end = max(i for i, ln in enumerate(lines) if ln.lstrip().startswith("└"))
+    cols = _junctions(lines[end])
+    start = end
+    while start > 0 and grid[start - 1] and _junctions(lines[start - 1]) == cols:
+        start -= 1
+    vocab = set(_TABLE_WORD.findall("\n".join(lines[start:end + 1])))
+    if sum(1 for ln in lines[start:end] if _TABLE_WORD.search(ln)) < 2:
+        return text  # no table in that layout: one copy, its last row redrawn
+    k = start
+    while k > 0 and (grid[k - 1] or not lines[k - 1].strip()):
+        k -= 1
+    if not any(grid[k:start]):
+        return text
+    keep: list[str] = []
+    seen: set[str] = set()
+    dropped = 0
+    for i in range(k, start):
+        ln = lines[i]
+        if not ln.strip():
+            continue
+        words = set(_TABLE_WORD.findall(ln))
+        if words - vocab - seen or not grid[i]:
+            keep.append(ln)
+            seen |= words - vocab
+        elif words:
+            dropped += 1  # a record the table holds again
+    if dropped <= sum(1 for ln in keep if _TABLE_WORD.search(ln)):
+        return text  # mostly rows of their own: another table
+    head = lines[:k] + ([""] if k > 0 and lines[k - 1].strip() else [])
+    return "\n".join(head + keep + lines[start:])
 
 
 def _one_row_per_record(text: str) -> str:

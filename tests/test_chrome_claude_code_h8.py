@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 import regex
 
-from agents_chrome.claude_code import _echo_rows, _typed_markdown
+from agents_chrome.claude_code import _echo_rows, _typed_markdown, _without_stale_tables
 from tests.conftest import cli_replay, frames_of
 from tests.test_chrome_claude_code_h5 import CASES, truth_of, turns_of
 from tests.test_timing import retime, turns_of as replay_turns
@@ -150,3 +150,29 @@ def test_an_interrupted_answer_is_what_was_served_and_no_more(case: Path) -> Non
         vocab = set(WORD.findall(served[k]))
         assert WORD.findall(got), f"{case.name}: the interrupted answer {k} is lost"
         assert set(WORD.findall(got)) <= vocab
+
+
+#: an inline answer whose box table streamed through a shrink (72 -> 60
+#: columns) and a grow (-> 110), as the replay read it from a 2.1.330
+#: recording before stale copies were left out: a partial copy at 72
+#: columns, one at 60, a row where two layouts overlap, the table at 110
+STALE_COPIES = "Here are the ferry departures for the week:\n\n\n┌───────────┬───────┬───────┬───────────────┬──────────────────────┐\n│    day    │ first │ last  │    vessel     │         note         │\n├───────────┼───────┼───────┼───────────────┼──────────────────────┤\n│ Monday    │ 06:10 │ 21:40 │ Skerry Queen  │ car deck closed      │\n├───────────┼───────┼───────┼───────────────┼──────────────────────┤\n│ Tuesday   │ 06:10 │ 21:40 │ Skerry Queen  │ freight only at noon │\n\n┌───────────┬───────┬───────┬──────────┬──────────────┐\n│    day    │ first │ last  │  vessel  │     note     │\n├───────────┼───────┼───────┼──────────┼──────────────┤\n│ Monday │ 06:10 │ 21:40 │ Skerry Queen │ car deck closed │\n├───────────┼───────┼───────┼──────────┼──────────────┤\n│ Tuesday │ 06:10 │ 21:40 │ Skerry Queen │ freight only at noon │\n├───────────┼───────┼───────┼──────────┼──────────────┤\n│ Wednesday │ 06:25 │ 22:05 │ Island Dawn │ extra sailing 14:00 │\n├───────────┼───────┼───────┼──────────┼──────────────┤\n│ Thursday │ 06:25 │ 22:05 │ Island Dawn │ dog-friendly lounge │\n├───────────┼───────┼───────┼──────────┼──────────────┤\n│ Friday    │ 05:55 │ 23:30 │ Northern │ late return  │\n├───────────┼─────────┼─────────┼──────────┼───────────┤\n│ Friday │ 05:55 │ 23:30 │ Northern Lark │ late return │\n├───────────┼─────────┼─────────┼──────────┼───────────┤\n│ Saturday │ 07:00 │ 23:30 │ Northern Lark │ market day crowds │\n├───────────┼─────────┼─────────┼──────────┼───────────┤\n│ Sunday day │ 08:15 first │ 20:00 last │ Harbour vessel │ reduced note │\n├──────────────┼────────────┼────────────┼───────────────┼────────────────────────┤\n│ Monday       │ 06:10      │ 21:40      │ Skerry Queen  │ car deck closed        │\n├──────────────┼────────────┼────────────┼───────────────┼────────────────────────┤\n│ Tuesday      │ 06:10      │ 21:40      │ Skerry Queen  │ freight only at noon   │\n├──────────────┼────────────┼────────────┼───────────────┼────────────────────────┤\n│ Wednesday    │ 06:25      │ 22:05      │ Island Dawn   │ extra sailing 14:00    │\n├──────────────┼────────────┼────────────┼───────────────┼────────────────────────┤\n│ Thursday     │ 06:25      │ 22:05      │ Island Dawn   │ dog-friendly lounge    │\n├──────────────┼────────────┼────────────┼───────────────┼────────────────────────┤\n│ Friday       │ 05:55      │ 23:30      │ Northern Lark │ late return            │\n├──────────────┼────────────┼────────────┼───────────────┼────────────────────────┤\n│ Saturday     │ 07:00      │ 23:30      │ Northern Lark │ market day crowds      │\n├──────────────┼────────────┼────────────┼───────────────┼────────────────────────┤\n│ Sunday       │ 08:15      │ 20:00      │ Harbour Wren  │ reduced timetable      │\n├──────────────┼────────────┼────────────┼───────────────┼────────────────────────┤\n│ Bank holiday │ 08:15      │ 19:10      │ Harbour Wren  │ book ahead             │\n├──────────────┼────────────┼────────────┼───────────────┼────────────────────────┤\n│ Winter storm │ none       │ none       │ none          │ check the notice board │\n├──────────────┼────────────┼────────────┼───────────────┼────────────────────────┤\n│ Charter      │ on request │ on request │ Gull          │ minimum twelve people  │\n└──────────────┴────────────┴────────────┴───────────────┴────────────────────────┘\n\nThe Friday late return is the only sailing after 23:00."
+
+
+def test_copies_of_a_table_drawn_before_its_last_layout_are_left_out() -> None:
+    got = _without_stale_tables(STALE_COPIES)
+    rows = [ln for ln in got.splitlines() if ln.startswith("│")]
+    assert [r.split("│")[1].strip() for r in rows] == [
+        "day", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "Bank holiday",
+        "Winter storm", "Charter"]
+    assert got.startswith("Here are the ferry departures for the week:\n\n")
+    assert got.endswith("The Friday late return is the only sailing after 23:00.")
+    assert got.count("└") == 1
+
+
+def test_another_table_above_the_last_one_stays() -> None:
+    """A grid above the last one whose records are its own is another table."""
+    text = ("Two tables:\n\n┌────┬────┐\n│ a  │ b  │\n├────┼────┤\n│ oak │ 3 │\n└────┴────┘\n\n"
+            "┌──────┬──────┐\n│ tree │ age  │\n├──────┼──────┤\n│ ash  │ 40   │\n├──────┼──────┤\n"
+            "│ elm  │ 12   │\n└──────┴──────┘")
+    assert _without_stale_tables(text) == text
