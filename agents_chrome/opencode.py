@@ -330,6 +330,9 @@ class OpenCodeProfile(ChromeProfile):
     commands = ("opencode",)
     screen_signatures = (r"opencode -s ses_", r"OpenCode \d+\.\d+", r"ctrl\+p commands")
     join_answers = True
+    #: OpenCode reprints the whole conversation at a new width; the old
+    #: width's copy of a stream on a short screen may have holes
+    layout_options = {"fuller_reprint": True}
     rules = (
         LineRule("logo", "chrome", r"^\s*[█▀▄▐▌ ]{3,}$"),
         LineRule("logo-letters", "chrome", r"^\s*(█[▀▄ █]*){3,}\s*$"),

@@ -60,6 +60,8 @@ class ChromeProfile:
     #: answers drawn without a marker come out one block per row: join
     #: consecutive answer turns back into one
     join_answers: ClassVar[bool] = False
+    #: options of the full-screen stitcher across widths (`relayout.LayoutStitcher`)
+    layout_options: ClassVar[dict[str, Any]] = {}
 
     # -- steps --------------------------------------------------------------
     def viewport(self, frame: Frame) -> tuple[int, int] | None:
@@ -97,7 +99,8 @@ class ChromeProfile:
                     else:
                         self._dialogs.append((f.time, rows))
                         self._dialog_opened(f)
-        return build_transcript(conversation_frames(), self.viewport, self.main_viewport, self.rows)
+        return build_transcript(conversation_frames(), self.viewport, self.main_viewport, self.rows,
+                                self.layout_options)
 
     def _conversation_frame(self, frame: Frame) -> None:
         """Hook: `frame` shows the conversation (no dialog over it), in frame order."""

@@ -78,13 +78,89 @@ def _end_in(wa: list[tuple[str, int, int]], wb: list[tuple[str, int, int]]) -> t
     return None
 
 
+#: the old copy's words the reprint must hold, in order, to replace it
+REPRINT_COVER = 0.9
+#: words the old copy never had, within the stretch the reprint covers:
+#: fewer is a stale row or two, which the word join already settles
+REPRINT_HOLES = 6
+#: how far ahead in the reprint the next word of the old copy is looked for
+REPRINT_WINDOW = 60
+
+
+def _reprint_join(old: list[str], old_times: list[float], old_gaps: set[int], new: list[str],
+                  new_times: list[float], new_gaps: set[int], lo: int
+                  ) -> tuple[list[str], list[float], set[int]] | None:
+    """The new layout in place of the old document's end, when the new
+    layout reprints that end whole and the old copy has holes.
+
+    A TUI that redraws its whole conversation at a new width may have drawn
+    the old width's copy with holes: a stream on a short screen scrolls rows
+    past the top before any frame shows them whole (cut mid-word, or never
+    drawn). The reprint then holds words the old copy never had. Where the
+    new layout's opening words are found in the old tail, and the new layout
+    holds (nearly) every word of the old document from there on, in order,
+    with at least REPRINT_HOLES more within that stretch, the reprint
+    replaces the old document from there. A word the old copy cut at a row's
+    end matches the new word it begins.
+    """
+    wa = _words(old, lo, len(old))
+    wb = _words(new, 0, len(new))
+    if len(wa) < MIN_SHARED or len(wb) < MIN_SHARED:
+        return None
+    words_a = [w for w, _, _ in wa]
+    words_b = [w for w, _, _ in wb]
+    probe = words_b[:MIN_SHARED]
+    start = next((i for i in range(len(words_a) - MIN_SHARED, -1, -1) if words_a[i:i + MIN_SHARED] == probe), None)
+    if start is None:
+        return None
+    tail = words_a[start:]
+    j = 0
+    pairs: list[tuple[int, int]] = []  # (old word, new word) matched in order
+    for i, w in enumerate(tail):
+        cut_row_end = i + 1 == len(tail) or wa[start + i + 1][1] != wa[start + i][1]
+        for k in range(j, min(len(words_b), j + REPRINT_WINDOW)):
+            if words_b[k] == w or (cut_row_end and words_b[k].startswith(w)):
+                pairs.append((i, k))
+                j = k + 1
+                break
+    if len(pairs) < REPRINT_COVER * len(tail):
+        return None
+    # The stretch both cover ends with the last run of MIN_SHARED words that
+    # follow each other in both: a few words matched past it (a status row
+    # the old layout showed, found again under a later answer) do not stretch
+    # it over text the new layout drew after the width changed.
+    end = run = 0
+    for n, (i, k) in enumerate(pairs):
+        run = run + 1 if n and pairs[n - 1] == (i - 1, k - 1) else 1
+        if run >= MIN_SHARED:
+            end = k + 1
+    hit = {k for _, k in pairs}
+    # words the old copy never had, within that stretch: a word it has
+    # elsewhere may be the new layout's own redraw of a row (its first frames
+    # half-drawn), not a hole
+    had = set(tail)
+    if sum(1 for k in range(end) if k not in hit and words_b[k] not in had) < REPRINT_HOLES:
+        return None
+    _w, ra, ca = wa[start]
+    rb = wb[0][1]
+    head = [old[ra][:ca].rstrip()] if WORD.search(old[ra][:ca]) else []
+    keep = ra + len(head)
+    doc = list(old[:ra]) + head + list(new[rb:])
+    times = list(old_times[:keep]) + list(new_times[rb:])
+    gaps = {g for g in old_gaps if g <= keep} | {keep + g - rb for g in new_gaps if g > rb}
+    return doc, times, gaps
+
+
 class LayoutStitcher:
     """A `Stitcher` per layout (terminal width), joined by words.
 
     Exposes the joined `doc`, `times` and `gaps` like a `Stitcher`.
     """
 
-    def __init__(self, **stitcher_options: object) -> None:
+    def __init__(self, fuller_reprint: bool = False, **stitcher_options: object) -> None:
+        #: join a new layout that reprints the old document's end with more
+        #: words than it had by the reprint (`_reprint_join`)
+        self._fuller_reprint = fuller_reprint
         self._options = stitcher_options
         self._cur = Stitcher(**stitcher_options)  # type: ignore[arg-type]
         self._width = 0
@@ -121,6 +197,10 @@ class LayoutStitcher:
             return list(old), list(old_times), set(self._base_gaps)
         reach = 3 * max(self._tall, 10) + 20
         lo = max(0, len(old) - reach)
+        if self._fuller_reprint:
+            joined = _reprint_join(old, old_times, self._base_gaps, new, new_times, new_gaps, lo)
+            if joined is not None:
+                return joined
         wa = _words(old, lo, len(old))
         wb = _words(new, 0, min(len(new), reach))
         found = _end_in(wa, wb)

@@ -65,14 +65,16 @@ def without_scrollbar(frame: Frame, glyphs: set[str] | frozenset[str]) -> list[s
 
 def build_transcript(frames: Iterable[Frame], viewport: Viewport = whole_screen,
                      main_viewport: Viewport | None = None,
-                     rows: Callable[[Frame], list[str]] = frame_text) -> list[TLine]:
+                     rows: Callable[[Frame], list[str]] = frame_text,
+                     layout_options: dict | None = None) -> list[TLine]:
     """Ordered transcript lines from frames.
 
     `viewport` selects the conversation rows of alternate-screen frames;
     `main_viewport` (default: the whole screen) those of the final main
     screen, so an input box or footer at the bottom can be left out.
     `rows` gives a frame's row texts (a profile may crop a sidebar or
-    encode a style the text alone does not show).
+    encode a style the text alone does not show). `layout_options` go to
+    each alternate-screen stretch's `LayoutStitcher`.
     """
     out: list[TLine] = []
     marks: list[tuple[int, int]] = []  # (transcript position, screen rows then)
@@ -94,7 +96,7 @@ def build_transcript(frames: Iterable[Frame], viewport: Viewport = whole_screen,
         if f.alternate:
             if stitcher is None:
                 block += 1
-                stitcher = LayoutStitcher()
+                stitcher = LayoutStitcher(**(layout_options or {}))
             vp = viewport(f)
             if vp is not None:
                 stitcher.add(rows(f)[vp[0]:vp[1]], f.time, width=f.columns)

@@ -36,10 +36,11 @@ def ids(p: Path) -> str:
 #: come back (tests.drawn_recall), 0.95 of them.
 SERVED_FLOOR = 0.9
 DRAWN_FLOOR = 0.95
-#: Known to lose drawn words (a real defect, kept visible): OpenCode grown from
-#: 61 to 137 columns right after a stream reprints the whole answer whole, and
-#: the replay keeps the copy laid out at the old width, cut mid-row.
-LOSES_DRAWN = {"opencode/h6-resize-stream-93x23": "answer reprinted whole at a new width not taken"}
+#: Known to lose drawn words (a real defect, kept visible as a strict xfail
+#: with its reason): "<agent>/<case>": "reason". None now: OpenCode's
+#: h6-resize-stream (an answer reprinted whole at a new width after a copy
+#: with holes) is joined by the reprint since h8 (relayout._reprint_join).
+LOSES_DRAWN: dict[str, str] = {}
 TRUTH_CASES = [pytest.param(c, marks=pytest.mark.xfail(reason=LOSES_DRAWN[ids(c)], strict=True))
                if ids(c) in LOSES_DRAWN else c for c in CASES]
 

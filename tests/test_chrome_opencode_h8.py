@@ -148,7 +148,7 @@ def test_answers_opening_with_code_and_nested_lists(screen_only, tmp_path_factor
         assert line in rows
 
 
-@pytest.mark.parametrize("name", [LONG, WIDE])
+@pytest.mark.parametrize("name", [LONG, WIDE, "h6-resize-stream-93x23"])
 def test_same_turns_with_pauses_squeezed(name, tmp_path):
     """Pauses taken out and the output cut and joined elsewhere: the same
     turns, dialogs in the same place (the frames drawn at the old width
@@ -164,3 +164,21 @@ def test_same_turns_with_pauses_squeezed(name, tmp_path):
         return [(t.role, t.text, t.name) for t in replay_turns(cast, "opencode")[1]]
 
     assert turns(fast) == turns(path / "session.cast")
+
+
+@pytest.mark.parametrize("screen_only", [False, True])
+def test_reprint_fuller_than_the_old_copy_replaces_it(screen_only, tmp_path_factory):
+    """h6-resize-stream (recorded on a loaded machine): the bicycle-wheel
+    answer streamed at 67x21 with frames seconds apart, so rows scrolled past
+    the top before any frame drew them whole (`...a quarter turn and tig`,
+    `3. Work in s`, the code block never). Grown to 137 columns, OpenCode
+    reprints the answer whole: that reprint holds every word of the old copy
+    in order and words it never had, so it takes the old copy's place. The
+    answer comes back with every served word, the prompt after it once."""
+    path = case("h6-resize-stream-93x23")
+    got = segments(replay(path, screen_only, tmp_path_factory)["turns"])
+    want = truth_segments(path)
+    assert [s["user"] for s in got] == [s["user"] for s in want]
+    text = answers(got[0])
+    assert recall(_plain(answers(want[0])), text) == 1.0
+    assert not re.search(r"\btig$|\bin s$|^6\.$", text, re.M)
