@@ -81,6 +81,25 @@ def _bg_run(frame: Frame, y: int) -> int | None:
 # (never drawn by Codex) so the labels can keep them in the prompt; rows()
 # adds it, label() takes it off.
 CARD_MARK = "\ue0c0"
+# A reasoning summary shown in the history (after Ctrl-T): `• text` with the
+# whole text in italics, its wrapped rows (indented two) too. rows() marks
+# such rows, for label() to call them thinking: the stitched rows keep no styles.
+THINK_MARK = "\ue0c1"
+
+
+def _italic_from(frame: Frame, y: int, x0: int) -> bool:
+    """Every letter of row y from column x0 on is drawn in plain italics: in
+    the default colour, not bold (a markdown heading is bold italics in a
+    colour of its own)."""
+    text = frame.lines[y].rstrip()
+    if len(text) <= x0 or y >= len(frame.styles):
+        return False
+    covered = [False] * len(text)
+    for sp in frame.styles[y]:
+        if sp[4] & (FLAG_ITALIC | FLAG_BOLD) == FLAG_ITALIC and sp[2] == "default":
+            for x in range(max(sp[0], x0), min(sp[1], len(text))):
+                covered[x] = True
+    return all(covered[x] or text[x] == " " for x in range(x0, len(text)))
 
 
 # Answers about one row snapshot: an unchanged row is the very same cell
@@ -261,6 +280,11 @@ class CodexProfile(ChromeProfile):
         LineRule("slash-command", "system", r"^(›\s)?(?P<body>/[a-z][\w-]*)(\s.*)?$"),
         LineRule("prompt", "user", r"^›\s(?P<body>.*)$"),
         LineRule("ran", "tool_call", r"^[•◦]\s+(?P<body>(Ran|Exited\s+\(status\s+\d+\))\s+.+)$"),
+        # after Ctrl-T (the expanded view), a command is drawn as `$ <cmd>` at
+        # the left edge, its output under it and `✓ • 12ms` (`✗ …` when it
+        # failed) closing it: the call, and its status row (chrome)
+        LineRule("ran-shell", "tool_call", r"^\$\s(?P<body>\S.*)$"),
+        LineRule("ran-status", "chrome", r"^[✓✗]\s.*•\s*[\d.]+\s*(ms|s|m)\b.*$"),
         LineRule("explored", "tool_call", r"^[•◦]\s+(?P<body>(Explored|Exploring)\b.*)$"),
         LineRule("tool-other", "tool_call", r"^[•◦]\s+(?P<body>(Called|Calling|Edited|Added|Deleted|Updated|Searched|"
                                              r"Read|Waited|Applied patch)\b.*)$"),
@@ -320,6 +344,7 @@ class CodexProfile(ChromeProfile):
         self._card_bgs: set[str] = set()
         self._inline_marks: dict[str, str] = {}
         self._full_alt: set[str] = set()
+        self._near_alt: set[str] = set()
         self._wide_bold: dict[str, str] = {}
         return super().transcript(frames)
 
@@ -391,10 +416,22 @@ class CodexProfile(ChromeProfile):
             return lines
         a, b = vp
         seg = [self._card_row(frame, y) for y in range(a, b)]
+        thinking = False
+        for y in range(a, b):
+            ln = lines[y]
+            if ln.startswith("• ") and ln[2:3].strip():
+                thinking = _italic_from(frame, y, 2)
+            elif not (thinking and ln.startswith("  ") and ln[2:3].strip() and _italic_from(frame, y, 2)):
+                thinking = False
+            if thinking:
+                seg[y - a] = THINK_MARK + seg[y - a]
         for ln in lines[a:b]:
             # rows of wide text drawn to the last cell (the stitched view keeps no width)
-            if not ln.isascii() and len(ln) * 2 >= frame.columns and _to_last_cell(ln, frame.columns):
-                self._full_alt.add(ln.strip())
+            if not ln.isascii() and len(ln) * 2 >= frame.columns - NEAR_EDGE:
+                if _to_last_cell(ln, frame.columns):
+                    self._full_alt.add(ln.strip())
+                if wcswidth(ln.rstrip()) >= frame.columns - NEAR_EDGE:
+                    self._near_alt.add(ln.strip())
         out: list[str] = []
         removed = 0
         run = 0
@@ -435,12 +472,27 @@ class CodexProfile(ChromeProfile):
 
     # -- turns ------------------------------------------------------------
     def label(self, lines: list[TLine]) -> list[Labeled]:
+        think = [ln.text.startswith(THINK_MARK) for ln in lines]
+        lines = [replace(ln, text=ln.text[len(THINK_MARK):]) if t else ln for ln, t in zip(lines, think)]
         card = [ln.text.startswith(CARD_MARK) for ln in lines]
         lines = [replace(ln, text=ln.text[len(CARD_MARK):]) if c else ln for ln, c in zip(lines, card)]
         labeled = super().label(lines)
+        for lb, t in zip(labeled, think):
+            if t and lb.kind in ("assistant", "cont"):
+                lb.kind, lb.rule = ("thinking", "thinking") if lb.kind == "assistant" else ("cont", "thinking")
         _card_rows(labeled, card)
         _inline_card_rows(labeled)
         _drop_reprinted(labeled)
+        # a tip wrapped onto more rows: its rows indented under its text, to the blank row
+        tip = None
+        for lb in labeled:
+            if lb.rule == "tip":
+                tip = len(lb.line.text) - len(lb.line.text.lstrip(" └"))
+            elif tip is not None and lb.kind == "cont" and lb.line.text.strip() and (
+                    len(lb.line.text) - len(lb.line.text.lstrip()) >= tip):
+                lb.kind, lb.rule, lb.body = "chrome", "tip", ""
+            else:
+                tip = None
         _prompt_lists(labeled)
         # The header card's rows under `>_ OpenAI Codex` (the directory, with
         # no field name in 0.169) run to its first blank row.
@@ -496,6 +548,8 @@ class CodexProfile(ChromeProfile):
                 return calls or None
             if rule == "explored-item":
                 return _explore_call(first)
+            if rule == "ran-shell":
+                return Turn("tool_call", first, name="shell")
             if rule == "ran":
                 cmd = " ".join(ln.strip() for ln in text.splitlines())
                 cmd = regex.sub(r"^(Ran|Exited\s+\(status\s+\d+\))\s+", "", cmd)
@@ -507,14 +561,15 @@ class CodexProfile(ChromeProfile):
             # inline mode: the markdown its card showed before it scrolled away
             text = getattr(self, "_inline_marks", {}).get(" ".join(text.split()), text)
             # a rendered bullet stands for the `- ` it was typed as
-            joined = _join_wide_wraps(text, _full_rows(members, getattr(self, "_full_alt", ())))
+            joined = _join_wide_wraps(text, _full_rows(members, getattr(self, "_full_alt", ())),
+                                      _wrappable_rows(members, getattr(self, "_near_alt", ())))
             rows = [regex.sub(r"^(\s*)[•◦▪]\s", r"\1- ", r) for r in joined.splitlines()]
             # a bold run the card wrapped is one run: `**a**` / `**b**` -> `**a` / `b**`
             return Turn("user", regex.sub(r"\*\*\n(\s*)\*\*", r"\n\1", "\n".join(r for r in rows if r.strip())))
         if kind == "assistant":
             full = _full_rows(members, getattr(self, "_full_alt", ()))
             text = _with_wide_bold(_quote_wraps(_tables_as_markdown(text)), getattr(self, "_wide_bold", {}))
-            return Turn(kind, _join_wide_wraps(text, full))
+            return Turn(kind, _join_wide_wraps(text, full, _wrappable_rows(members, getattr(self, "_near_alt", ()))))
         return Turn(kind, text)
 
 
@@ -589,6 +644,22 @@ def _full_rows(members: list[Labeled], alt: "set[str] | frozenset[str]" = frozen
         _to_last_cell(lb.line.text, lb.line.width) if lb.line.width else t in alt))
 
 
+#: how far from the terminal's edge a row Codex cut may end: its text is laid
+#: out a cell or two narrower than the screen, and a wide character that did
+#: not fit leaves one or two more (h7-cjk-alt-e: 74 cells of 77)
+NEAR_EDGE = 4
+
+
+def _wrappable_rows(members: list[Labeled], alt: "set[str] | frozenset[str]") -> frozenset[str]:
+    """The texts of a turn's rows that may have been cut by the width: within
+    NEAR_EDGE cells of the width they were laid out at; on the alternate screen, where a
+    stitched row keeps no width, a row some view drew that close to its
+    last cell (`alt`). A row that ended further from the edge ended where
+    its text had a line break."""
+    return frozenset(t for lb in members if (t := lb.line.text.strip()) and (
+        wcswidth(lb.line.text.rstrip()) >= lb.line.width - NEAR_EDGE if lb.line.width else t in alt))
+
+
 def _to_last_cell(row: str, columns: int) -> bool:
     """The row was drawn up to the terminal's last cell. (One cell short,
     ending in a wide character, is no sign: r3-cjk-alt-g at 67 columns has
@@ -596,7 +667,8 @@ def _to_last_cell(row: str, columns: int) -> bool:
     return wcswidth(row.rstrip()) >= columns
 
 
-def _join_wide_wraps(text: str, full: frozenset[str] = frozenset()) -> str:
+def _join_wide_wraps(text: str, full: frozenset[str] = frozenset(),
+                     wrappable: frozenset[str] | None = None) -> str:
     """Rows Codex wrapped inside a run of wide characters, joined again.
 
     CJK text has no spaces: Codex breaks it wherever the row is full, so
@@ -604,6 +676,8 @@ def _join_wide_wraps(text: str, full: frozenset[str] = frozenset()) -> str:
     with a wide character, the first as wide as the widest row of its
     paragraph (within the one wide cell it could not fit), is one line cut
     by the width; a shorter row ended where the text had a line break.
+    Given `wrappable` (see _wrappable_rows), a row not in it was not cut
+    however wide its paragraph: a prompt typed on two short rows.
     """
     rows = text.split("\n")
     if len(rows) < 2 or not any(_wide(c) for c in text):
@@ -611,6 +685,7 @@ def _join_wide_wraps(text: str, full: frozenset[str] = frozenset()) -> str:
     out: list[str] = []
     para: list[str] = []
     bare = {_unmarked(f) for f in full}
+    cut = None if wrappable is None else {_unmarked(w) for w in wrappable}
 
     def flush() -> None:
         if not para:
@@ -625,7 +700,8 @@ def _join_wide_wraps(text: str, full: frozenset[str] = frozenset()) -> str:
         cur = para[0]
         for prev, nxt in zip(para, para[1:]):
             p, q = prev.rstrip(), nxt.lstrip()
-            if p and q and _wide(p[-1]) and _wide(q[0]) and wcswidth(p) >= top - 2:
+            if p and q and _wide(p[-1]) and _wide(q[0]) and wcswidth(p) >= top - 2 and (
+                    cut is None or any(w.endswith(_unmarked(p.strip())) for w in cut)):
                 # (a full row's text may keep its bullet: compare the ends)
                 sep = " " if spaced and not any(f.endswith(_unmarked(p.strip())) for f in bare) else ""
                 cur = cur.rstrip() + sep + q
@@ -879,7 +955,14 @@ def _tables_as_markdown(text: str) -> str:
             head = _header_cells(rows, i, geo)
             if head is not None:
                 ncol = len(geo)
-                groups: list[list[list[str]]] = [[head], []]
+                # a header cell wrapped: the header's rows above, right over
+                # it, on the rule's columns (a blank row parts the table from
+                # the text before it)
+                above: list[list[str]] = []
+                while (out and out[-1].strip() and not out[-1].lstrip().startswith("|")
+                       and _fits(_cols_text(out[-1]), geo)):
+                    above.insert(0, _cells(out.pop(), geo))
+                groups: list[list[list[str]]] = [above + [head], []]
                 j = i + 2
                 while j < len(rows) and rows[j].strip():
                     g = _geometry(_cols_text(rows[j]))
@@ -977,7 +1060,16 @@ def _drop_reprinted(labeled: list[Labeled]) -> None:
     for sure: a stretch from one header card to the next whose prompts
     open the next stretch, in order, is an older copy.
     """
-    heads = [i for i, lb in enumerate(labeled) if lb.rule == "header" and lb.line.source != "alt"]
+    def panel(i: int) -> bool:
+        # `/status` prints a card that opens with the same header: the
+        # command's panel (first row after its echo), not a reprint
+        j = i - 1
+        while j >= 0 and labeled[j].kind == "blank":
+            j -= 1
+        return j >= 0 and labeled[j].rule == "slash-command"
+
+    heads = [i for i, lb in enumerate(labeled)
+             if lb.rule == "header" and lb.line.source != "alt" and not panel(i)]
     if len(heads) < 2:
         return
     bounds = heads + [len(labeled)]

@@ -50,13 +50,18 @@ def _words(rows: Sequence[str], lo: int, hi: int) -> list[tuple[str, int, int]]:
     return [(m.group(), i, m.start()) for i in range(lo, hi) for m in WORD.finditer(rows[i])]
 
 
-def _end_in(wa: list[tuple[str, int, int]], wb: list[tuple[str, int, int]]) -> tuple[int, int] | None:
+def _end_in(wa: list[tuple[str, int, int]], wb: list[tuple[str, int, int]],
+            old: Sequence[str] = (), new: Sequence[str] = ()) -> tuple[int, int] | None:
     """Where the old document's words end inside the new layout's words.
 
     The old tail's last words (dropping up to MAX_STALE trailing ones that
     were still changing) are looked up in the new layout as one run; the
     longest run wins, so text repeated across paragraphs anchors on its own
     copy. Returns (old word index, new word index) of the run's last word.
+    Given the rows (`old`, `new`), a run found more than once anchors on the
+    first copy that opens its row as the old one did (the same text before
+    its first word): a row quoting the command of the row under it (`✔ You
+    approved codex to run <cmd>` above `$ <cmd>`) holds the same words.
     """
     if not wa or not wb:
         return None
@@ -73,6 +78,16 @@ def _end_in(wa: list[tuple[str, int, int]], wb: list[tuple[str, int, int]]) -> t
         if best:
             needle = sep + sep.join(w for w, _, _ in wa[end - best:end]) + sep
             at = hay.index(needle)
+            if old and new:
+                _w, ra, ca = wa[end - best]
+                lead = old[ra][:ca].strip()
+                k = at
+                while k >= 0:
+                    _w, rb, cb = wb[hay[:k + 1].count(sep) - 1]  # the copy's first word
+                    if new[rb][:cb].strip() == lead:
+                        at = k
+                        break
+                    k = hay.find(needle, k + 1)
             qb = hay[:at + len(needle) - 1].count(sep) - 1  # index of the run's last word
             return end - 1, qb
     return None
@@ -203,7 +218,7 @@ class LayoutStitcher:
                 return joined
         wa = _words(old, lo, len(old))
         wb = _words(new, 0, min(len(new), reach))
-        found = _end_in(wa, wb)
+        found = _end_in(wa, wb, old, new)
         if found is None:
             return self._concat(old, old_times, self._base_gaps, new, new_times, new_gaps)
         qa, qb = found  # the old tail's last confirmed word, and where it is in the new layout
