@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import cli, cli_replay, recording_cases, strip_inputs
+from tests.conftest import cli_replay, recording_cases
+from tests.segments import norm, pred_segments, truth_segments
 
 AGENT = "vibe"
 CASES = recording_cases(AGENT)
@@ -35,34 +36,6 @@ LEAKS = re.compile(r"Generating…|Esc/Ctrl\+C|accept edits|(?<!--)auto-approve|
 
 def replay(case: Path, screen_only: bool, tmp_path_factory) -> dict:
     return cli_replay(case, AGENT, screen_only, tmp_path_factory)
-
-
-def truth_segments(truth: dict) -> list[dict]:
-    segs = []
-    for t in truth["turns"]:
-        if t["role"] == "user" and not t.get("kind"):
-            segs.append({"user": t["text"], "assistant": [], "tools": []})
-        elif segs and t["role"] == "assistant":
-            segs[-1]["assistant"].append(t["text"])
-        elif segs and t["role"] == "tool_call":
-            segs[-1]["tools"].append(t)
-    return segs
-
-
-def pred_segments(conv: dict) -> list[dict]:
-    segs = []
-    for t in conv["turns"]:
-        if t["role"] == "user":
-            segs.append({"user": t["text"], "assistant": [], "tools": [], "boxed": t.get("seen") == "input box"})
-        elif segs and t["role"] == "assistant":
-            segs[-1]["assistant"].append(t["text"])
-        elif segs and t["role"] == "tool_call":
-            segs[-1]["tools"].append(t)
-    return segs
-
-
-def norm(s: str) -> str:
-    return " ".join(s.split())
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
