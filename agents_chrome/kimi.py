@@ -56,6 +56,8 @@ HANG = regex.compile(r"^(?P<sp>\s*)(?P<mk>(?:[•◦▪‣\-*]|\d+[.)]|✨|\$)\s
 PROMPT_ECHO = regex.compile(r"^(?:✨|💫|📋) ")
 # a quote's bar, drawn again at the start of each row the quote wraps onto
 QUOTE = regex.compile(r"^\s*▌ ")
+#: the first row of a quote: the bar, under the answer's bullet when the answer opens with it
+QUOTE_HEAD = regex.compile(r"^\s*(?:•\s)?▌ ")
 BOX_EDGE = "│╮╯┐┘┤║"
 
 
@@ -192,6 +194,8 @@ def join_wrapped(lines: list[KLine]) -> list[KLine]:
             return False
         if _cut_at(n, ln):
             return True
+        if QUOTE_HEAD.match(row) and _cut_at(n + 2, ln):
+            return True  # Rich lays a quote out two columns short of the block's width
         # a wide character does not fit in the last column: the row stops one
         # short and the character opens the next row
         head = nxt.text.lstrip(" ")[:1]
@@ -208,8 +212,11 @@ def join_wrapped(lines: list[KLine]) -> list[KLine]:
                and not PROMPT_ECHO.match(lines[i + 1].text)):
             row = lines[i + 1].text
             bar = QUOTE.match(row)
-            if bar and QUOTE.match(cur.text):
-                text += row[bar.end():]
+            if bar and QUOTE_HEAD.match(cur.text):
+                rest = row[bar.end():]
+                a, b = WORD_END.search(text), WORD_START.match(rest)
+                halves = bool(a and b and min(len(a.group(1)), len(b.group(1))) >= 2)
+                text += (" " if halves and _lost_space(text, rest, lexicon) else "") + rest
             else:
                 lead = len(row) - len(row.lstrip(" "))
                 nxt = row[min(hang, lead):]

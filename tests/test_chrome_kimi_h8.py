@@ -11,6 +11,10 @@
   right half is drawn nowhere else), a left half that is a word of the
   session and a right half of four letters or more that ends no word of
   the session were two words (`the|flame`, `it|appends`, `cable|winds`).
+- Rich lays a quote out two columns short of the answer's width, so a quote
+  row two cells short of a width was cut there and goes on in the next bar
+  row (`fly-ball|s swing`, `smal|l cart`), also in an answer that opens
+  with the quote (the bar under the bullet, `• ▌ `).
 Checked on real recordings (recordings/kimi/h8-*, h6-kimi-reflow), with and
 without input events, plus the rule on its own.
 """
@@ -93,3 +97,28 @@ def test_lost_space_from_the_sessions_words() -> None:
     assert not _lost_space("exposed headl", "and", lexicon)  # `headl` is no word of the session
     assert not _lost_space("the", "tion of", lexicon)  # `tion` ends `station`
     assert not _lost_space("the", "ends", lexicon | {"theends": 1})  # the join itself is drawn
+
+
+@pytest.mark.parametrize("screen_only", [False, True], ids=["with-inputs", "screen-only"])
+@pytest.mark.parametrize("case,joined", [
+    ("h6-kimi-reflow-93x27", "two fly-balls swing out as the speed rises"),
+    ("kimi-r3-resize-b-90x28", "weighed as much as a small cart."),
+])
+def test_quote_rows_cut_two_columns_short_are_joined(case: str, joined: str, screen_only: bool,
+                                                      tmp_path_factory) -> None:
+    """Rich lays a quote out two columns short of the answer's width: a quote
+    row that long was cut by character and goes on in the next bar row."""
+    conv = cli_replay(RECORDINGS / AGENT / case, AGENT, screen_only, tmp_path_factory)
+    assert joined in answer_with(conv, joined)
+
+
+def test_quote_opening_an_answer_joins_its_cut_rows() -> None:
+    """An answer that opens with a quote: the bar under the bullet (`• ▌ `);
+    a 64-cell row drawn at 66 columns goes on in the next bar row."""
+    from agents_chrome.kimi import join_wrapped
+
+    def row(text: str) -> KLine:
+        return KLine(text, 0.0, "history", 0, 66, False, frozenset({66}), drawn=66)
+    got = join_wrapped([row("• ▌ The sea does not reward those who are too anxious, too greed"),
+                        row("  ▌ y, or too impatient."), row("")])
+    assert got[0].text == "• ▌ The sea does not reward those who are too anxious, too greedy, or too impatient."
