@@ -61,6 +61,8 @@ SPINNER = regex.compile(r"^[\u2800-\u28ff ]{1,3}\s*\S.*…\s*\(.*(Esc|Ctrl\+C).*
 #: `□`/`■` blink on a running call (a resize mid-call can leave the `■` row in history)
 TOOL_LINE = regex.compile(r"^(?P<icon>[⏵⏷□■✕✗✓⚠])\s+(?P<verb>[A-Z][a-z]+)\b\s*(?P<arg>.*)$")
 THOUGHT = regex.compile(r"^[⏵⏷□■]\s+(?P<body>Thought|Thinking)\s*$")
+#: a further part of a summary row: `read 2 files`
+FOLDED_PART = regex.compile(r"^(?P<verb>[a-z]+)\s+(?P<n>\d+)\s+\w+s?$")
 SUMMARY = regex.compile(r"^(?P<n>\d+)\s+(?P<what>commands|files|searches|pages|processes|edits|skills|"
                         r"queries|questions|items|\w+s)$")
 
@@ -353,7 +355,8 @@ class VibeProfile(ChromeProfile):
     def _note_tools(self, rows: list[str], time: int) -> None:
         for r in rows:
             m = TOOL_LINE.match(r)
-            if not m or m.group("icon") in "□■" or SUMMARY.match(m.group("arg").strip()) or THOUGHT.match(r):
+            arg = m.group("arg").strip() if m else ""
+            if not m or m.group("icon") in "□■" or SUMMARY.match(arg.split(",")[0].strip()) or THOUGHT.match(r):
                 continue
             key = (m.group("verb"), m.group("arg").strip())
             if key not in self._tools_set:
@@ -418,6 +421,9 @@ class VibeProfile(ChromeProfile):
             s = SUMMARY.match(arg)
             if s:
                 return self._expand_summary(verb, name, int(s.group("n")), self._seq(members[0].line))
+            folded = self._folded_summary(verb, name, arg, self._seq(members[0].line))
+            if folded is not None:
+                return folded
             return Turn("tool_call", arg, name=name, extra={"verb": verb})
         if kind == "system":
             rows = [regex.sub(r"^\s*[⎡⎢⎣] ?", "", m.line.text) for m in members]
@@ -463,6 +469,27 @@ class VibeProfile(ChromeProfile):
                 out.append(Turn("user", text, time=tm, extra={"seen": "input box"}))
             if t is not None:
                 out.append(t)
+        return out
+
+    def _folded_summary(self, verb: str, name: str, arg: str, time: int) -> list[Turn] | None:
+        """A summary row that also folds what came between the calls, its
+        parts after commas: `Ran 3 commands, thought` (the thinking of a
+        reasoning model; `thinking` while it streams), `Ran 2 commands, read 1
+        file`. None when the row is not such a list."""
+        parts = [p.strip() for p in arg.split(",")]
+        first = SUMMARY.match(parts[0]) if len(parts) > 1 else None
+        if first is None:
+            return None
+        out = self._expand_summary(verb, name, int(first.group("n")), time)
+        for part in parts[1:]:
+            if part in ("thought", "thinking"):
+                out.append(Turn("thinking", "Thought"))
+                continue
+            m = FOLDED_PART.match(part)
+            if m is None:
+                return None
+            v = SETTLED.get(m.group("verb").capitalize(), m.group("verb").capitalize())
+            out.extend(self._expand_summary(v, VERB_TOOL.get(v, v.lower()), int(m.group("n")), time))
         return out
 
     def _expand_summary(self, verb: str, name: str, n: int, time: int) -> list[Turn]:

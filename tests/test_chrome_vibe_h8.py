@@ -6,6 +6,8 @@
   next layout also showed the last rows of the lead-in paragraph above it
   (its first rows had scrolled out of that view): right under a dropped
   grid, a paragraph that is the tail of the one before goes with the grid;
+- a summary row that also folds a thought (`Ran 3 commands, thought`) is
+  three calls and a thinking turn, not one call named `3 commands, thought`;
 - approvals (allowed once, denied with Esc) and fast streaming: the
   permission dialog never reaches a turn, code blocks keep their blank rows.
 Checked on real recordings (recordings/vibe/h8-*), with and without input
@@ -62,3 +64,22 @@ def test_tail_of_the_lead_in_under_a_dropped_grid_goes() -> None:
     # a paragraph repeating only the tail of another is kept when no grid was dropped above it
     plain = "\n".join(["Compare the tugs for tonight's", "berthing:", ""] + final + ["", "berthing:"])
     assert _drop_grid_drafts(plain).count("berthing:") == 2
+
+
+def test_summary_row_folding_calls_and_a_thought() -> None:
+    """Vibe folds consecutive calls, and a reasoning model's thinking between
+    them, into one row: `⏵ Ran 3 commands, thought` (`■ Running 3 commands,
+    thinking` while it streams). Seen on a 76x23 session whose second and
+    third commands were never drawn alone: three calls (the one shown alone
+    keeps its command) and a thinking turn, and the row is no call of its own."""
+    from agents_chrome.vibe import VibeProfile
+
+    p = VibeProfile()
+    p._tools_seen, p._tools_set = [], set()
+    p._note_tools(["⏵ Ran ls src", "⏵ Ran 3 commands, thought", "■ Running 3 commands, thinking"], 5)
+    assert p._tools_seen == [(5, "Ran", "ls src")]
+    p._tools_used, p._turn_start = set(), 0
+    got = p._folded_summary("Ran", "bash", "3 commands, thought", 7)
+    assert [(t.role, t.text) for t in got] == [("tool_call", "ls src"), ("tool_call", ""), ("tool_call", ""),
+                                               ("thinking", "Thought")]
+    assert p._folded_summary("Ran", "bash", "ls src, then more", 7) is None  # a command with a comma
