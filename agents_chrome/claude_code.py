@@ -916,52 +916,71 @@ def _junctions(row: str) -> tuple[int, ...]:
 
 
 def _without_stale_tables(text: str) -> str:
-    """Copies of a box table the answer drew before its last one, left out.
+    """Copies of a box table the answer drew before its last layout, left out.
 
     Claude Code lays a streamed table out again as rows arrive (the columns
     widen) and again at each resize; in the inline renderer the rows a
     layout pushed into history stay there, so an answer whose table
     streamed through a resize holds partial copies at other widths above
-    the table as last drawn, and rows where two layouts overlap. The table
-    is the grid closed by the last `└`, up through the rows whose column
-    borders are where that `└` row has them. In the stretch of grid rows
-    above it (to the text before the first grid), a row whose words are all
-    the table's goes; a row with words of its own stays, once (a header the
-    last layout lost under an overlapping row; another table)."""
+    the table as last drawn, and rows where two layouts overlap. A table
+    is a grid closed by `└`, up through the rows whose column borders sit
+    where that `└` row has them. In the stretch of grid rows above it (up
+    to the text before the first grid), a row whose words are all the
+    table's goes, a row with words of its own stays once (a header or
+    records the last layout no longer showed), with the rules next to it.
+    When most rows there are rows of their own, the stretch is another
+    table and nothing changes; a table whose last layout holds fewer than
+    two worded rows (one copy, its last row redrawn) is left as it is.
+    Every table of the answer, the last first."""
     if "└" not in text:
         return text
     lines = text.split("\n")
+    ends = [i for i, ln in enumerate(lines) if ln.lstrip().startswith("└")]
+    for end in reversed(ends):
+        lines = _drop_stale_copies(lines, end)
+    return "\n".join(lines)
+
+
+def _drop_stale_copies(lines: list[str], end: int) -> list[str]:
     grid = [bool(_GRID.match(ln)) for ln in lines]
-    end = max(i for i, ln in enumerate(lines) if ln.lstrip().startswith("└"))
     cols = _junctions(lines[end])
     start = end
     while start > 0 and grid[start - 1] and _junctions(lines[start - 1]) == cols:
         start -= 1
     vocab = set(_TABLE_WORD.findall("\n".join(lines[start:end + 1])))
     if sum(1 for ln in lines[start:end] if _TABLE_WORD.search(ln)) < 2:
-        return text  # no table in that layout: one copy, its last row redrawn
+        return lines  # no table in that layout: one copy, its last row redrawn
     k = start
     while k > 0 and (grid[k - 1] or not lines[k - 1].strip()):
         k -= 1
-    if not any(grid[k:start]):
-        return text
-    keep: list[str] = []
+    stretch = [i for i in range(k, start) if lines[i].strip()]
+    if not any(grid[i] for i in stretch):
+        return lines
+    verdict: dict[int, bool] = {}  # worded rows: kept?
     seen: set[str] = set()
-    dropped = 0
-    for i in range(k, start):
-        ln = lines[i]
-        if not ln.strip():
+    for i in stretch:
+        words = set(_TABLE_WORD.findall(lines[i]))
+        if not words and grid[i]:
             continue
-        words = set(_TABLE_WORD.findall(ln))
-        if words - vocab - seen or not grid[i]:
-            keep.append(ln)
+        verdict[i] = bool(words - vocab - seen) or not grid[i]
+        if verdict[i]:
             seen |= words - vocab
-        elif words:
-            dropped += 1  # a record the table holds again
-    if dropped <= sum(1 for ln in keep if _TABLE_WORD.search(ln)):
-        return text  # mostly rows of their own: another table
+    dropped = sum(1 for v in verdict.values() if not v)
+    if not dropped or dropped <= sum(verdict.values()):
+        return lines  # nothing again, or mostly rows of their own: another table
+    keep: list[str] = []
+    for n, i in enumerate(stretch):
+        if i in verdict:
+            if verdict[i]:
+                keep.append(lines[i])
+            continue
+        # a rule: kept between kept rows (or above the first kept one)
+        above = next((verdict[j] for j in reversed(stretch[:n]) if j in verdict), None)
+        below = next((verdict[j] for j in stretch[n + 1:] if j in verdict), True)
+        if below and above is not False:
+            keep.append(lines[i])
     head = lines[:k] + ([""] if k > 0 and lines[k - 1].strip() else [])
-    return "\n".join(head + keep + lines[start:])
+    return head + keep + lines[start:]
 
 
 def _one_row_per_record(text: str) -> str:

@@ -176,3 +176,21 @@ def test_another_table_above_the_last_one_stays() -> None:
             "┌──────┬──────┐\n│ tree │ age  │\n├──────┼──────┤\n│ ash  │ 40   │\n├──────┼──────┤\n"
             "│ elm  │ 12   │\n└──────┴──────┘")
     assert _without_stale_tables(text) == text
+
+
+#: an inline answer with two tables, the first streamed through a shrink
+#: (76 -> 62 columns) and a grow (-> 100), as the replay read it from a
+#: 2.1.330 recording before stale copies were left out: the first table's
+#: rows at 76 columns, a row where layouts overlap, a record at 62, then
+#: its last rows at 100; the second table drawn once
+TWO_TABLES = "First the tea regions:\n\n┌──────┬──────────────────────────┬─────────────────────────────────┐\n│ 产地 │           tea            │              note               │\n├──────┼──────────────────────────┼─────────────────────────────────┤\n│ 杭州 │ 龙井 Longjing            │ pan-fired green, chestnut aroma │\n├──────┼──────────────────────────┼─────────────────────────────────┤\n│ 福建 │ 铁观音 Tieguanyin        │ rolled oolong, orchid notes     │\n├──────┼──────────────────────────┼─────────────────────────────────┤\n│ 云南 │ 普洱 Pu'er               │ aged, earthy, compressed cakes  │\n├──────┼──────────────────────────┼─────────────────────────────────┤\n│ 安徽 │ 祁门 Keemun              │ black tea, smoky and sweet      │\n├──────┼──────────────────────────┼─────────────────────────────────┤\n│ 台湾 │ 东方美人 Oriental Beauty │ bug-bitten oolong, honey  │      │                     │ notes                    │\n├──────┼─────────────────────┼──────────────────────────┤\n│ 云南 │ 普洱 Pu'er │ aged, earthy, compressed cakes │\n├──────┼─────────────────────┼──────────────────────────┤\n├──────┼──────────────────────────┼─────────────────────────────────┤\n│ 云南 │ 普洱 Pu'er               │ aged, earthy, compressed cakes  │\n├──────┼──────────────────────────┼─────────────────────────────────┤\n│ 安徽 │ 祁门 Keemun              │ black tea, smoky and sweet      │\n├──────┼──────────────────────────┼─────────────────────────────────┤\n│ 台湾 │ 东方美人 Oriental Beauty │ bug-bitten oolong, honey        │\n└──────┴──────────────────────────┴─────────────────────────────────┘\n\nThen brewing:\n\n┌────────┬────────┬───────────────────────┐\n│  tea   │ water  │         time          │\n├────────┼────────┼───────────────────────┤\n│ green  │ 80 °C  │ 2 min                 │\n├────────┼────────┼───────────────────────┤\n│ oolong │ 95 °C  │ 1 min, many infusions │\n├────────┼────────┼───────────────────────┤\n│ black  │ 100 °C │ 3 min                 │\n├────────┼────────┼───────────────────────┤\n│ pu'er  │ 100 °C │ rinse, then 20 s      │\n└────────┴────────┴───────────────────────┘\n\nEnjoy slowly."
+
+
+def test_each_table_of_an_answer_keeps_one_copy() -> None:
+    got = _without_stale_tables(TWO_TABLES)
+    firsts = [ln.split("│")[1].strip() for ln in got.splitlines() if ln.startswith("│")]
+    assert firsts == ["产地", "杭州", "福建", "云南", "安徽", "台湾", "tea", "green", "oolong", "black", "pu'er"]
+    assert got.count("┌") == 2 and got.count("└") == 2
+    # every rule of a table kept: one between each two records
+    first = got[got.index("┌"):got.index("└")]
+    assert first.count("├") == 5
