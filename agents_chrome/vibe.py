@@ -64,7 +64,9 @@ THOUGHT = regex.compile(r"^[⏵⏷□■]\s+(?P<body>Thought|Thinking)\s*$")
 #: a further part of a summary row: `read 2 files`
 FOLDED_PART = regex.compile(r"^(?P<verb>[a-z]+)\s+(?P<n>\d+)\s+\w+s?$")
 SUMMARY = regex.compile(r"^(?P<n>\d+)\s+(?P<what>commands|files|searches|pages|processes|edits|skills|"
-                        r"queries|questions|items|\w+s)$")
+                        r"queries|questions|items|\w+s|"
+                        # one call folded with a thought: `Ran 1 search, thought`
+                        r"command|file|search|page|process|edit|skill|query|question|item)$")
 
 # verb (settled or running) -> the tool that shows it
 VERB_TOOL = {

@@ -83,3 +83,6 @@ def test_summary_row_folding_calls_and_a_thought() -> None:
     assert [(t.role, t.text) for t in got] == [("tool_call", "ls src"), ("tool_call", ""), ("tool_call", ""),
                                                ("thinking", "Thought")]
     assert p._folded_summary("Ran", "bash", "ls src, then more", 7) is None  # a command with a comma
+    # one call never drawn alone (a grep Vibe counts as a search) folded with a thought
+    got = p._folded_summary("Ran", "bash", "1 search, thought", 9)
+    assert [(t.role, t.name, t.text) for t in got] == [("tool_call", "bash", ""), ("thinking", None, "Thought")]
