@@ -60,6 +60,7 @@ SHELLS = registry.SHELLS
 AFTER_EXIT = "shell-output"
 DETECT_FRAMES = 60  # frames of a run looked at for an agent's signature
 LEARN_FRAMES = 20  # frames looked at for the first prompt a shell drew
+MAX_HEAD = 3  # rows a prompt may draw above its input row
 
 
 @dataclass
@@ -109,14 +110,31 @@ def shell_input(frame: Frame) -> tuple[str, str] | None:
     # shows only the line as accepted): the line is read from its first row, never
     # the tail row alone, which may hold any text
     line = "".join(frame.lines[j].ljust(frame.columns) for j in range(top, y)) + row[:x].ljust(x)
-    m = PROMPT.match(line)
+    lead = _painted_lead(frame, top, line)
+    m = PROMPT.match(line[lead:])
     if m is None:
         return None
     # an agent's input row drawn between rules (Claude Code's `❯ ` box) is no shell prompt
     near = [frame.lines[j] for j in (top - 1, y + 1) if 0 <= j < len(frame.lines)]
     if any(RULE.match(t) for t in near):
         return None
-    return m.group("prompt"), m.group("typed").rstrip()
+    return line[:lead] + m.group("prompt"), m.group("typed").rstrip()
+
+
+def _painted_lead(frame: Frame, y: int, text: str) -> int:
+    """How many spaces open row y's prompt as a painted block: a prompt segment
+    drawn on a background colour (powerline style, ` host ` on blue) starts
+    with a space that is drawing, not indentation. Plain leading spaces are
+    not a prompt's (an agent's indented input row)."""
+    n = len(text) - len(text.lstrip(" "))
+    if not n or n > 2 or y >= len(frame.cells) or frame.cells[y] is None:
+        return 0
+    cells = frame.cells[y]
+    if len(cells) <= n or not text[n:n + 1].strip():
+        return 0
+    if all(c.bg not in ("default", None) for c in cells[:n + 1]):
+        return n
+    return 0
 
 
 def prompt_row(frame: Frame) -> int:
@@ -206,17 +224,24 @@ def learn_prompt(frames: list[Frame]) -> Learned | None:
         if shell_input(f) is not None:
             return None  # a prompt PROMPT knows
         x, y = f.cursor
-        if f.reason == "accept" or y >= len(f.lines):
+        if f.reason == "accept":
+            # the line the editor accepted (the only frame a command typed with no
+            # pause has): the whole line, prompt and command, on the row above
+            y = prompt_row(f)
+            if not 0 <= y < len(f.lines) or x != 0:
+                continue
+            x = len(f.lines[y])
+        if y >= len(f.lines):
             continue
         row = f.lines[y]
         before, after = row.ljust(x)[:x], row[x:]  # rows come right-trimmed
-        if after.strip() and not _rprompt(f):
+        if after.strip() and not (f.reason != "accept" and _rprompt(f)):
             continue
         if not before.strip() or before[0] == " " or len(before) > 160 or BOX_GLYPHS.match(before.split()[0]):
             continue
         if any(RULE.match(f.lines[j]) for j in (y - 1, y + 1) if 0 <= j < len(f.lines)):
             continue
-        if not rows and before.endswith(" "):
+        if not rows and before.endswith(" ") and f.reason != "accept":
             return Learned(before.split()[0])
         if not rows or rows[-1][0] != total + y:
             rows.append((total + y, before))
@@ -244,16 +269,20 @@ def _learned_input(frame: Frame, learned: Learned, open_prompt: str | None) -> t
         return None
     x, y = frame.cursor
     if frame.reason == "accept":
-        if open_prompt is None:
+        # a run opened on that row, else (no frame showed the prompt idle: no pauses)
+        # the prompt the first accepted lines share
+        known = open_prompt if open_prompt is not None else learned.prompt
+        if known is None:
             return None
         top = prompt_row(frame)
-        if x != 0 or top >= len(frame.lines) or not frame.lines[top].startswith(open_prompt):
+        if x != 0 or top >= len(frame.lines) or not frame.lines[top].startswith(known):
             return None
-        return open_prompt, (frame.lines[top][len(open_prompt):] + "".join(frame.lines[top + 1:y])).rstrip()
+        return known, (frame.lines[top][len(known):] + "".join(frame.lines[top + 1:y])).rstrip()
     if y >= len(frame.lines) or (y > 0 and _continues(frame, y - 1)):
         return None
     row = frame.lines[y]
-    if not row.startswith(learned.mark + " "):
+    # rows come right-trimmed: an idle one-glyph prompt (`⟫ `) lost the space after its mark
+    if not row.ljust(x).startswith(learned.mark + " "):
         return None
     if row[x:].strip() and not _rprompt(frame):
         return None
@@ -307,13 +336,15 @@ def _accepted(frame: Frame) -> tuple[str, str] | None:
     if x != 0 or y < 1 or y - 1 >= len(frame.lines):
         return None
     top = prompt_row(frame)
-    if PROMPT.match(frame.lines[top]) is None:
+    lead = _painted_lead(frame, top, frame.lines[top])
+    if PROMPT.match(frame.lines[top][lead:]) is None:
         return None
     # the rows the line wrapped over are full: pad them back (a space at the edge was trimmed)
-    m = PROMPT.match("".join(frame.lines[j].ljust(frame.columns) for j in range(top, y - 1)) + frame.lines[y - 1])
+    line = "".join(frame.lines[j].ljust(frame.columns) for j in range(top, y - 1)) + frame.lines[y - 1]
+    m = PROMPT.match(line[lead:])
     if m is None:
         return None
-    return m.group("prompt"), m.group("typed").rstrip()
+    return line[:lead] + m.group("prompt"), m.group("typed").rstrip()
 
 
 def _absolute(frames: list[Frame]) -> list[int]:
@@ -339,6 +370,7 @@ def find_runs(frames: list[Frame], hist: list[int] | None = None, learned: Learn
             if d:
                 for j in range(k, len(hist)):
                     hist[j] += d
+        _plain_prompts(f, k, hist[k], runs)
         si = shell_input(f)
         if si is None and learned is not None:
             last = runs[-1] if runs else None
@@ -364,6 +396,43 @@ def find_runs(frames: list[Frame], hist: list[int] | None = None, learned: Learn
     return runs
 
 
+def _plain_prompts(f: Frame, k: int, base: int, runs: list[Run]) -> None:
+    """Runs for prompt rows no frame waited at: a shell with no line editor
+    (dash, sh) writes its prompt, the echo of what is typed and the command's
+    output as plain text, with no control sequence, so without pauses no
+    frame is taken at its prompt. The rows written as plain text above the
+    cursor (`Frame.teletype_from`) that start with the same prompt as a later
+    row of that text (the shell drew it again) or as a run's are prompt rows,
+    each opening a run, in order, below the last run's row."""
+    if f.alternate or f.teletype_from is None:
+        return
+    x0, y0 = f.teletype_from
+    cy = min(f.cursor[1], len(f.lines) - 1)
+    last = next((r.prompt_abs for r in reversed(runs) if r.prompt_abs is not None), -1)
+    found: list[tuple[int, str, str]] = []
+    for y in range(max(y0, 0), cy + 1):
+        if (y == y0 and x0 != 0) or (y > 0 and _continues(f, y - 1)):
+            continue
+        row = f.lines[y]
+        lead = _painted_lead(f, y, row)
+        m = PROMPT.match(row[lead:]) if row.strip() else None
+        if m is None and y == cy and row.strip():
+            m = PROMPT.match(row[lead:] + " ")  # the idle prompt the cursor waits at (trimmed)
+        if m is not None:
+            found.append((y, row[:lead] + m.group("prompt"), m.group("typed").rstrip()))
+    known = {r.prompt for r in runs if r.prompt_abs is not None}
+    counts: dict[str, int] = {}
+    for _, p, _ in found:
+        counts[p] = counts.get(p, 0) + 1
+    for y, p, typed in found:
+        if y >= f.cursor[1] or base + y <= last or (counts[p] < 2 and p not in known):
+            continue
+        if not runs and k > 0:
+            runs.append(Run(0, None))
+        runs.append(Run(k, base + y, p, typed))
+        last = base + y
+
+
 def _row_at(frame: Frame, base: int, a: int) -> str | None:
     """The text of absolute row `a` in a frame (visible or scrolled in it), if it holds it."""
     if 0 <= a - base < len(frame.lines):
@@ -375,11 +444,12 @@ def _row_at(frame: Frame, base: int, a: int) -> str | None:
 
 
 def _mark_heads(frames: list[Frame], hist: list[int], runs: list[Run]) -> None:
-    """Find a two-line prompt's first row (`dev@box ~/p (main)` above `❯ `).
+    """Find a multi-line prompt's rows above the input row (`dev@box ~/p (main)`
+    above `❯ `; a status line a PROMPT_COMMAND prints above that).
 
     Structure: the row right above the input row starts with the same word at
     (nearly) every prompt of the recording, the first one included, and is no
-    earlier prompt's row.
+    earlier prompt's row; the row above that one likewise, and so on.
     Command output above a prompt differs from command to command; a PS1's
     first line repeats (user, host, directory). Without it, that row would sit
     in the agent's stretch after it exits and join its last turn."""
@@ -387,28 +457,31 @@ def _mark_heads(frames: list[Frame], hist: list[int], runs: list[Run]) -> None:
     if len(prompted) < 2:
         return
     rows = {r.prompt_abs for r in prompted}
-    above: list[tuple[Run, str]] = []
-    for r in prompted:
-        a = r.prompt_abs - 1  # type: ignore[operator]
-        t = _row_at(frames[r.start], hist[r.start], a) if a >= 0 and a not in rows else None
-        if t and t.strip():
-            above.append((r, t.rstrip()))
-    words: dict[str, int] = {}
-    for _, t in above:
-        w = t.split()[0]
-        words[w] = words.get(w, 0) + 1
-    if not words:
-        return
-    word, n = max(words.items(), key=lambda kv: kv[1])
-    if n < 2 or 3 * n < 2 * len(prompted):
-        return
-    # the first prompt shows it too: above it nothing but the shell has drawn yet (a
-    # one-line prompt on a fresh screen sits on the top row, with nothing above)
-    if not above or above[0][0] is not prompted[0] or above[0][1].split()[0] != word:
-        return
-    for r, t in above:
-        if t.split()[0] == word:
-            r.head = [t]
+    for depth in range(1, MAX_HEAD + 1):
+        above: list[tuple[Run, str]] = []
+        for r in prompted:
+            if len(r.head) != depth - 1:
+                continue
+            a = r.prompt_abs - depth  # type: ignore[operator]
+            t = _row_at(frames[r.start], hist[r.start], a) if a >= 0 and a not in rows else None
+            if t and t.strip():
+                above.append((r, t.rstrip()))
+        words: dict[str, int] = {}
+        for _, t in above:
+            w = t.split()[0]
+            words[w] = words.get(w, 0) + 1
+        if not words:
+            return
+        word, n = max(words.items(), key=lambda kv: kv[1])
+        if n < 2 or 3 * n < 2 * len(prompted):
+            return
+        # the first prompt shows it too: above it nothing but the shell has drawn yet (a
+        # one-line prompt on a fresh screen sits on the top row, with nothing above)
+        if not above or above[0][0] is not prompted[0] or above[0][1].split()[0] != word:
+            return
+        for r, t in above:
+            if t.split()[0] == word:
+                r.head.insert(0, t)
 
 
 def _submitted(frames: list[Frame], hist: list[int], run: Run) -> str | None:

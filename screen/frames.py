@@ -211,7 +211,9 @@ class FrameBuilder:
         self._carry = ""  # an unfinished control sequence that ended the last output event
         #: (x, absolute row) of the cursor after the last control sequence, and whether
         #: visible text was written since (see `_feed_tracked`)
-        self._plain_from: tuple[int, int] | None = None
+        #: a terminal starts blank with the cursor home: what is written before any
+        #: control sequence (a shell with no line editor, such as dash) is plain text from there
+        self._plain_from: tuple[int, int] | None = (0, 0)
         self._plain_text = False
 
     def _on_boundary(self, reason: str) -> None:
@@ -308,6 +310,8 @@ class FrameBuilder:
         sequence other than a colour (SGR) and whether visible text followed:
         the start of a run of plain output (`Frame.teletype_from`). Event
         boundaries do not move it."""
+        if self._plain_from is not None:
+            data = data[self._plain_end(data):]
         i = data.rfind("\x1b")
         m = None
         while i >= 0:
@@ -326,6 +330,33 @@ class FrameBuilder:
         self._plain_text = bool(_SGR.sub("", data[end:]).strip())
         if end < len(data):
             self._feed_bounded(data[end:])
+
+    def _plain_end(self, data: str) -> int:
+        """Plain text that began a row and went on over rows ends at a control
+        sequence with the cursor at a row's start: a frame there ("plain"), before
+        the sequence is fed. A shell with no line editor (dash, sh) writes its
+        prompt, the echo of a command and the command's output as plain text;
+        the program started next (an agent) opens with control sequences, and
+        without this frame no frame would show what the shell wrote (no pause
+        needed, the bytes' order places it)."""
+        j = data.find("\x1b")
+        while j >= 0:
+            m = _ESC_AT.match(data, j)
+            if m is None or not _SGR.fullmatch(m.group()):
+                break
+            j = data.find("\x1b", m.end())
+        if j < 0:
+            return 0
+        s = self.screen
+        x0, a0 = self._plain_from  # type: ignore[misc]
+        head = data[:j]
+        if x0 != 0 or s.alternate or s.synchronized or not (self._plain_text or _SGR.sub("", head).strip()):
+            return 0
+        self._feed_bounded(head)
+        self._plain_text = True
+        if s.cursor.x == 0 and s.history_total + s.cursor.y > a0 + 1:
+            self.take("plain", force=True)
+        return j  # the caller feeds the rest, from the control sequence on
 
     def _teletype_from(self) -> tuple[int, int] | None:
         """Where the plain text written since the last control sequence began, on
