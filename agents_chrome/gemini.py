@@ -13,6 +13,9 @@ Screen anatomy:
   indented three), a `▀▀▀` row;
 - answers open with `✦`, continuation rows indented two; code blocks carry
   a line-number gutter (left out: the numbers are not the answer's words);
+  an answer that opens with a code block has its `1` on the `✦` row;
+- with `ui.inlineThinkingMode: full`, thinking is a bare ` Thinking... `
+  row and its text under a grey `│` bar one column in (a thinking turn);
 - tool calls are rounded boxes: `│ ✓  Shell <cmd> │` then the output
   inside the box; the status glyph is ✓ / x / ? / a spinner;
 - live area: `⠼ Thinking... (esc to cancel, 0s)`, `? for shortcuts`, a
@@ -81,6 +84,9 @@ class GeminiProfile(ChromeProfile):
         LineRule("slash-command", "system", r"^\s?>\s+(?P<body>/[\w-]+.*)$"),
         LineRule("prompt", "user", r"^\s?>\s(?P<body>.*)$"),
         LineRule("answer", "assistant", r"^✦\s(?P<body>.*)$"),
+        # inline thinking (ui.inlineThinkingMode full): a bare `Thinking...`
+        # head one column in, its text under a bar in that column (box-row)
+        LineRule("thinking-head", "thinking", r"^\s?(?P<body>Thinking\.\.\.)\s*$"),
         LineRule("box-row", "cont", r"^\s*│(?P<body>.*?)│?\s*$"),  # inside a tool box: the borders go
     )
 
@@ -222,6 +228,10 @@ class GeminiProfile(ChromeProfile):
                 return Turn("tool_call", m.group("arg").strip(), name=m.group("name"))
         if kind == "tool_result":
             return Turn("tool_result", text)
+        if kind == "thinking":
+            # the text under its bar, without the bar and its empty rows
+            rows = [regex.sub(r"^\s*│\s?", "", r).rstrip() for r in text.splitlines()]
+            return Turn(kind, "\n".join(r for r in rows if r))
         if kind in ("user", "assistant"):
             text = _rejoin_wrapped(text, members)
         if kind == "user":
@@ -687,7 +697,11 @@ def _strip_gutters(labeled: list[Labeled]) -> None:
     """Code blocks are drawn with line numbers 1, 2, 3…: keep only the code."""
     i, n = 0, len(labeled)
     while i < n:
-        m = GUTTER.match(labeled[i].line.text) if labeled[i].kind in ("cont", "assistant") else None
+        # an answer that opens with a code block has its first number on the
+        # marker's row: the number follows the marker, in the row's body
+        in_body = labeled[i].kind == "assistant" and labeled[i].body is not None
+        m = GUTTER.match(labeled[i].body if in_body else labeled[i].line.text) \
+            if labeled[i].kind in ("cont", "assistant") else None
         if m and m.group("n") == "1" and m.group("code") is not None:
             run = [(i, m)]
             j, want = i + 1, 2
@@ -715,6 +729,14 @@ def _strip_gutters(labeled: list[Labeled]) -> None:
                     code = mk.group("code") or ""
                     if labeled[k].kind == "assistant":  # the block opens the answer: its head row
                         labeled[k].body = code
+                    elif in_body:
+                        # under a head row whose number was in its body: the
+                        # code at the answer's column (the gutter is the
+                        # numbers right-aligned, one column in from it), so
+                        # that it keeps its indentation under the head's code
+                        col0 = len(mk.group("indent")) + len(mk.group("n")) - len(str(len(run))) - 1
+                        labeled[k].body = " " * max(col0, 0) + code if code else ""
+                        labeled[k].rule = "code-gutter"
                     else:
                         labeled[k].body = mk.group("indent") + code if code else ""
                         labeled[k].rule = "code-gutter"

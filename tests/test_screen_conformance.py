@@ -36,6 +36,11 @@ KNOWN_DIFFERENT: dict[str, str] = {
     # 118x34 while a command's output printed: tmux keeps a `;` at column 17
     # of row 2 where ours is blank (not found in the h7 round; see its report)
     "vibe/h7-vibe-tidemill-wide-180x50": "alternate screen shrunk mid-output: one stray cell tmux keeps",
+    # the grow to 86x26 was recorded between `ESC[38;` and `2;255;255;255m` of
+    # one colour: a terminal keeps its parser state over a resize (ours does,
+    # and shows `first?`); the check this test puts just before a resize cuts
+    # the sequence in tmux, which then prints `2;255;255;255mfirst?`
+    "gemini/h8-gem-tannery-long-74x23": "resize recorded inside an SGR sequence: the pre-resize check splits it in tmux",
 }
 CASES = [
     pytest.param(c, marks=pytest.mark.xfail(reason=KNOWN_DIFFERENT[k], strict=True))
