@@ -217,11 +217,26 @@ class ClaudeCodeProfile(ChromeProfile):
         would be stitched after them: a second copy of the conversation.
         """
         held: Frame | None = None  # history a left-out inline frame carried, for the next frame
+        size: tuple[int, int] | None = None
+        repainting = False  # resized in the alternate screen, the box not yet drawn anew
         for f in frames:
+            if size is not None and (f.columns, f.rows) != size:
+                repainting = f.alternate
+            size = (f.columns, f.rows)
             if f.alternate:
                 top = self._input_box_top(f.lines)
                 if top is not None and len(f.lines[top].rstrip()) < f.columns - 1:
                     continue
+                if repainting:
+                    # After a shrink the screen keeps the old rows cut at the
+                    # new edge (the box's lower rows cut off below) and Ink's
+                    # next diff lands on rows laid out for the old width
+                    # (cells of two layouts mixed); neither is a layout of
+                    # the conversation. The repaint at the new width ends
+                    # with the input box whole (both rules) again.
+                    if top is None:
+                        continue
+                    repainting = False
             elif _drawn_wider(f):
                 held = _history_before_resize(f, held)
                 continue
@@ -282,7 +297,7 @@ class ClaudeCodeProfile(ChromeProfile):
         # that scrolled while the detailed view was up are a second copy.
         if detailed:
             lines = [ln for ln in lines if not (ln.source == "history" and ln.time in detailed)]
-        lines = _drop_input_boxes(lines)
+        lines = _drop_input_boxes(_without_restored_rows(lines))
         return _join_wide_wraps(_join_reflowed(fold_reprints(lines, LOGO)))
 
     # -- turns ------------------------------------------------------------
@@ -752,6 +767,25 @@ def _typed_markdown(echo: str, rows: list[str]) -> str | None:
                     break
         out += sep + nxt
     return out
+
+
+def _without_restored_rows(lines: list[TLine]) -> list[TLine]:
+    """Leave out main-screen rows after the full-screen view that repeat it.
+
+    Leaving the alternate screen brings the main screen back as the
+    terminal kept it; after resizes while the full-screen view was up that
+    can hold rows of the conversation as the view last drew them (tmux and
+    our screen agree). Claude Code itself prints only its resume hint
+    there, so a row after the view that is a row of the view, exactly, is
+    that restored copy, not new output.
+    """
+    alt = {ln.text.strip() for ln in lines if ln.source == "alt"}
+    if not alt:
+        return lines
+    first_alt = min(ln.block for ln in lines if ln.source == "alt")
+    return [ln for ln in lines
+            if ln.source == "alt" or ln.block <= first_alt or ln.text.strip() not in alt
+            or not ln.text.strip()]
 
 
 def _drop_input_boxes(lines: list[TLine]) -> list[TLine]:

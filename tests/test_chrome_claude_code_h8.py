@@ -21,7 +21,7 @@ import regex
 
 from agents_chrome.claude_code import _echo_rows, _typed_markdown, _without_stale_tables
 from tests.conftest import cli_replay, frames_of
-from tests.test_chrome_claude_code_h5 import CASES, truth_of, turns_of
+from tests.test_chrome_claude_code_h5 import CASES, replayed_segments, truth_of, truth_segments, turns_of
 from tests.test_timing import retime, turns_of as replay_turns
 
 #: what CommonMark would render in a prompt, as Claude Code's echo does:
@@ -194,3 +194,34 @@ def test_each_table_of_an_answer_keeps_one_copy() -> None:
     # every rule of a table kept: one between each two records
     first = got[got.index("┌"):got.index("└")]
     assert first.count("├") == 5
+
+
+def _resized_in_fullscreen(case: Path) -> bool:
+    """The terminal changed size while the full-screen view was up."""
+    size = None
+    for f in frames_of(case):
+        if f.alternate and size is not None and (f.columns, f.rows) != size:
+            return True
+        size = (f.columns, f.rows)
+    return False
+
+
+FULLSCREEN_RESIZED = [c for c in CASES if _resized_in_fullscreen(c)]
+
+
+def test_some_recording_resizes_the_fullscreen_view() -> None:
+    assert FULLSCREEN_RESIZED
+
+
+@pytest.mark.parametrize("case", FULLSCREEN_RESIZED, ids=lambda c: c.name)
+def test_fullscreen_views_caught_before_the_repaint_add_nothing(case: Path) -> None:
+    """After a resize the full-screen view holds the old rows cut at the new
+    edge, then Ink's diff over them (cells of two layouts mixed), then the
+    repaint; and leaving the view restores main-screen rows that repeat it.
+    Neither adds a prompt or a word the model did not serve to its turn."""
+    truth, got = truth_segments(case), replayed_segments(case)
+    assert len(got) == len(truth)
+    for n, (served, shown) in enumerate(zip(truth, got)):
+        have = set(WORD.findall(" ".join(served)))
+        extra = [w for w in WORD.findall(" ".join(shown)) if w not in have]
+        assert len(extra) <= 2, (n, extra[:20])
