@@ -157,7 +157,8 @@ def main(argv: list[str]) -> int:
     all_total = all_got = 0
     for case in map(Path, argv):
         truth = json.loads((case / "truth.json").read_text())["turns"]
-        pred = replay_turns(case / "session.cast", "amp")
+        agent = json.loads((case / "truth.json").read_text()).get("agent") or case.parent.name
+        pred = replay_turns(case / "session.cast", agent)
         total, got = recall(truth, pred, drawn_sequence(case / "session.cast", typed_prompts(truth)))
         all_total += total
         all_got += got
