@@ -15,19 +15,29 @@ def texts(snap):
     return [cells_text(c) if c is not None else "" for c in snap]
 
 
+#: Every event of every other recording is checked; on the rest, every
+#: resize, every sixteenth output event and the end (a row the incremental
+#: read missed stays wrong until it is drawn again). A full read per event
+#: on all recordings was the costliest test in CI.
 @pytest.mark.parametrize("case", recording_cases(), ids=lambda c: f"{c.parent.name}/{c.name}")
 def test_incremental_snapshot_matches_full_read_on_recordings(case):
+    every = 1 if recording_cases().index(case) % 2 == 0 else 16
     with CastReader(case / "session.cast") as r:
         s = VirtualScreen(r.header.width, r.header.height)
+        n = 0
         for ev in r.events(warn=False):
             if ev.code == "o":
                 s.feed(ev.data)
+                n += 1
+                if n % every:
+                    continue
             elif ev.code == "r" and parse_size(ev.data):
                 c, rows = parse_size(ev.data)
                 s.resize(lines=rows, columns=c)
             else:
                 continue
             assert s.snapshot() == s.fresh_snapshot()
+        assert s.snapshot() == s.fresh_snapshot()
 
 
 @pytest.mark.parametrize("case", recording_cases()[:6], ids=lambda c: f"{c.parent.name}/{c.name}")
