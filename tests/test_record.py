@@ -61,24 +61,33 @@ def test_keystrokes_reach_child_and_output_reaches_terminal(tmp_path):
     assert header["env"].get("TERM") and header["cwd"] and header["capsule_capture_version"]
 
 
-def test_resize_reaches_child_and_is_recorded(tmp_path):
+def test_every_resize_reaches_an_idle_child_and_is_recorded(tmp_path):
+    """Each of many resizes reaches the program while it is idle, none only at its next
+    output: a signal that lands just before the loop blocks in select() is handled at once."""
     child = script(tmp_path, "size.py", """
-        import os, signal, sys, time
+        import os, select, signal, sys
         def show(*_):
             c, r = os.get_terminal_size(0)
-            print(f"SIZE {c}x{r}", flush=True)
+            print(f"SIZE {c}x{r};", flush=True)
         signal.signal(signal.SIGWINCH, show)
         show()
+        # short waits: Python runs a handler between bytecodes, so a signal that
+        # lands just before a blocking read began would wait for the next key
+        while not select.select([sys.stdin], [], [], 0.05)[0]:
+            pass
         sys.stdin.readline()
     """)
     p, out = spawn_record(tmp_path, sys.executable, child)
-    p.expect("SIZE 80x24")
-    p.setwinsize(40, 100)
-    p.expect("SIZE 100x40")
+    p.expect_exact("SIZE 80x24;")
+    for i in range(300):
+        cols = 81 + i % 40
+        p.setwinsize(24, cols)
+        p.expect_exact(f"SIZE {cols}x24;", timeout=10)
     p.sendline("")
     p.expect(pexpect.EOF)
     p.close()
-    assert ("r", "100x40") in events(out)
+    assert p.exitstatus == 0
+    assert ("r", "120x24") in events(out)
 
 
 def test_exit_code_propagates(tmp_path):
@@ -102,7 +111,8 @@ def test_sigterm_to_recorder_reaches_child(tmp_path):
             print("child got TERM", flush=True); sys.exit(5)
         signal.signal(signal.SIGTERM, bye)
         print("ready", flush=True)
-        time.sleep(30)
+        for _ in range(300):  # short sleeps: a TERM landing just before one long sleep began would wait it out
+            time.sleep(0.1)
     """)
     p, out = spawn_record(tmp_path, sys.executable, child)
     p.expect("ready")

@@ -20,8 +20,7 @@ from capsule_capture.recorder import terminal
 from capsule_capture.recorder.writer import AsciicastWriter
 
 READ_SIZE = 1 << 16
-_SIGNAL_BYTES = {signal.SIGWINCH: b"w", signal.SIGTERM: b"t", signal.SIGHUP: b"h", signal.SIGINT: b"i"}
-_BYTE_SIGNALS = {v[0]: k for k, v in _SIGNAL_BYTES.items()}
+_HANDLED = (signal.SIGWINCH, signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 
 
 @dataclass
@@ -46,6 +45,10 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[n:]
 
 
+def _note(_signum: int, _frame: object) -> None:
+    """Keeps the signal from its default action; the wakeup pipe carries it to the loop."""
+
+
 def spawn(session: Session) -> PtyProcess:
     proc = PtyProcess.spawn(session.argv, dimensions=(session.rows, session.cols), env=session.env,
                             cwd=session.cwd)
@@ -68,19 +71,18 @@ def run(proc: PtyProcess, writer: AsciicastWriter, record_input: bool = False, s
     master = proc.fd
     os.set_blocking(master, False)
     wake_r, wake_w = os.pipe()
+    os.set_blocking(wake_r, False)
     os.set_blocking(wake_w, False)
     # A ^C typed on the terminal is a byte (raw mode) and reaches the child as
     # one; a SIGINT sent to the recorder (kill -INT, ^C with no terminal) is
     # passed on too, so the recorder always outlives the child and keeps its code.
-    handled = [signal.SIGWINCH, signal.SIGTERM, signal.SIGHUP, signal.SIGINT]
-
-    def handler(signum: int, _frame: object) -> None:
-        try:
-            os.write(wake_w, _SIGNAL_BYTES[signum])
-        except OSError:
-            pass
-
-    saved = {s: signal.signal(s, handler) for s in handled}
+    # The interpreter's own C handler writes each signal's number to the pipe
+    # the moment it arrives (set_wakeup_fd). A byte written by a Python handler
+    # would come too late for a signal that lands just before select() blocks:
+    # Python handlers run between bytecodes, so that one would wait for the
+    # next output, which never comes from an idle program (a lost SIGTERM).
+    saved = {s: signal.signal(s, _note) for s in _HANDLED}
+    saved_wakeup = signal.set_wakeup_fd(wake_w, warn_on_full_buffer=False)
     stdin_open = True
     try:
         os.fstat(stdin_fd)
@@ -146,8 +148,13 @@ def run(proc: PtyProcess, writer: AsciicastWriter, record_input: bool = False, s
                     else:
                         raise
             if wake_r in ready:
-                for b in os.read(wake_r, 64):
-                    sig = _BYTE_SIGNALS.get(b)
+                try:
+                    arrived = os.read(wake_r, 64)
+                except BlockingIOError:
+                    arrived = b""
+                for sig in arrived:
+                    if sig not in _HANDLED:
+                        continue
                     if sig == signal.SIGWINCH:
                         size = terminal.size(size_fd if size_fd is not None else stdout_fd)
                         if size:
@@ -155,12 +162,13 @@ def run(proc: PtyProcess, writer: AsciicastWriter, record_input: bool = False, s
                             writer.write("r", f"{size[0]}x{size[1]}")
                             if on_resize:
                                 on_resize(*size)
-                    elif sig is not None:
+                    else:
                         try:
                             proc.kill(sig)
                         except OSError:
                             pass
     finally:
+        signal.set_wakeup_fd(saved_wakeup)
         for s, old in saved.items():
             signal.signal(s, old)
         os.close(wake_r)
