@@ -1,10 +1,13 @@
 """Shared test helpers: the real CLI, run as a user would."""
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from functools import lru_cache
 from pathlib import Path
 
@@ -61,23 +64,56 @@ def capcap_home(tmp_path, monkeypatch):
     return home
 
 
+#: A folder the whole test run shares (every xdist worker), set by the
+#: controller: a recording's replay runs once per run, not once per test that
+#: reads it (the golden test, the truth test and the agent's chrome tests all
+#: read the same replays; the replay is deterministic).
+_REPLAY_DIR_ENV = "CAPCAP_TEST_REPLAYS"
 _REPLAYS: dict[tuple[str, str, bool], dict] = {}
 
 
-def cli_replay(case: Path, agent: str, screen_only: bool, tmp_path_factory) -> dict:
-    """`capsule-capture replay --format json` of a recording (input events
-    stripped when `screen_only`), run once per test session: an agent's
-    chrome tests ask many questions of the same replays. Read, never change
-    the result."""
-    key = (str(case), agent, screen_only)
-    if key not in _REPLAYS:
-        cast = case / "session.cast"
-        if screen_only:
-            cast = strip_inputs(cast, tmp_path_factory.mktemp("so") / "session.cast")
-        p = cli("replay", str(cast), "--agent", agent, "--format", "json")
+def pytest_configure(config: pytest.Config) -> None:
+    if not hasattr(config, "workerinput") and _REPLAY_DIR_ENV not in os.environ:
+        config._capcap_replays = tempfile.mkdtemp(prefix="capcap-test-replays-")  # type: ignore[attr-defined]
+        os.environ[_REPLAY_DIR_ENV] = config._capcap_replays  # type: ignore[attr-defined]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    folder = getattr(config, "_capcap_replays", None)
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
+        os.environ.pop(_REPLAY_DIR_ENV, None)
+
+
+def replay_json(cast: Path, agent: str, screen_only: bool = False) -> dict:
+    """`capsule-capture replay --agent A --format json` of a recording (input
+    events stripped when `screen_only`), through the real CLI once per test
+    run. Read, never change the result."""
+    st = cast.stat()
+    key = (f"{cast.resolve()}|{st.st_size}|{st.st_mtime_ns}", agent, screen_only)
+    if key in _REPLAYS:
+        return _REPLAYS[key]
+    folder = os.environ.get(_REPLAY_DIR_ENV)
+    stored = Path(folder, hashlib.sha1(repr(key).encode()).hexdigest() + ".json") if folder else None
+    if stored is not None and stored.exists():
+        out = json.loads(stored.read_text(encoding="utf-8"))
+    else:
+        with tempfile.TemporaryDirectory(prefix="capcap-so-") as tmp:
+            src = strip_inputs(cast, Path(tmp) / "session.cast") if screen_only else cast
+            p = cli("replay", str(src), "--agent", agent, "--format", "json")
         assert p.returncode == 0, p.stderr
-        _REPLAYS[key] = json.loads(p.stdout)
-    return _REPLAYS[key]
+        out = json.loads(p.stdout)
+        if stored is not None:
+            part = stored.with_suffix(f".{os.getpid()}.part")
+            part.write_text(p.stdout, encoding="utf-8")
+            os.replace(part, stored)
+    _REPLAYS[key] = out
+    return out
+
+
+def cli_replay(case: Path, agent: str, screen_only: bool, tmp_path_factory=None) -> dict:
+    """The CLI replay of a recording's folder (see replay_json)."""
+    return replay_json(case / "session.cast", agent, screen_only)
 
 
 @lru_cache(maxsize=None)

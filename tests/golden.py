@@ -10,13 +10,11 @@ import json
 import sys
 from pathlib import Path
 
-from tests.conftest import RECORDINGS, cli
+from tests.conftest import RECORDINGS, replay_json
 
 
 def replay(cast: Path, agent: str) -> dict:
-    res = cli("replay", str(cast), "--agent", agent, "--format", "json")
-    assert res.returncode == 0, res.stderr
-    return json.loads(res.stdout)
+    return replay_json(cast, agent)
 
 
 def golden_view(conv: dict) -> dict:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import RECORDINGS, strip_inputs
+from tests.conftest import RECORDINGS, replay_json
 from tests.drawn_recall import drawn_sequence
 from tests.drawn_recall import recall as drawn_recall
 from tests.golden import golden_view, replay
@@ -99,10 +99,9 @@ def _both_ways(cases: list) -> list:
 
 
 @pytest.mark.parametrize(("cast", "screen_only"), _both_ways(TRUTH_CASES))
-def test_prompts_exact_answers_recalled_no_chrome(cast, screen_only, tmp_path):
+def test_prompts_exact_answers_recalled_no_chrome(cast, screen_only):
     agent = cast.parent.parent.name
-    src = strip_inputs(cast, tmp_path / "s.cast") if screen_only else cast
-    conv = replay(src, agent)
+    conv = replay_json(cast, agent, screen_only)
     users = [" ".join(t["text"].split()) for t in conv["turns"] if t["role"] == "user"]
     truth = _truth(cast.parent)
     typed = [" ".join(p.split()) for p, _ in truth]
