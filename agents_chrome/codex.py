@@ -535,6 +535,21 @@ class CodexProfile(ChromeProfile):
                 lb.kind, lb.rule, lb.body = "tool_call", "explored-item", lb.line.text.strip()
         return labeled
 
+    def turns(self, labeled: list[Labeled]) -> list[Turn]:
+        """An answer Codex drew again from its first row (a width change
+        while a table streamed: the grid so far, then the whole answer as
+        records) comes out as two answers in a row, the first opening on
+        the same row as the second and holding none of its own words: the
+        first is the older, cut drawing."""
+        out: list[Turn] = []
+        for t in super().turns(labeled):
+            if (t.role == "assistant" and out and out[-1].role == "assistant"
+                    and _redrawn_by(out[-1].text, t.text)):
+                t.partial = t.partial or out[-1].partial
+                out.pop()
+            out.append(t)
+        return out
+
     def make_turn(self, kind: str, text: str, members: list[Labeled]) -> Turn | list[Turn] | None:
         rule = members[0].rule if members else ""
         if kind == "tool_call":
@@ -568,9 +583,19 @@ class CodexProfile(ChromeProfile):
             return Turn("user", regex.sub(r"\*\*\n(\s*)\*\*", r"\n\1", "\n".join(r for r in rows if r.strip())))
         if kind == "assistant":
             full = _full_rows(members, getattr(self, "_full_alt", ()))
-            text = _with_wide_bold(_quote_wraps(_tables_as_markdown(text)), getattr(self, "_wide_bold", {}))
+            text = _with_wide_bold(_quote_wraps(_records_as_markdown(_tables_as_markdown(text))), getattr(self, "_wide_bold", {}))
             return Turn(kind, _join_wide_wraps(text, full, _wrappable_rows(members, getattr(self, "_near_alt", ()))))
         return Turn(kind, text)
+
+
+def _redrawn_by(old: str, new: str) -> bool:
+    """`new` is `old` drawn again: the same first row, and `old`'s words
+    are `new`'s, in order."""
+    first_old, first_new = old.strip().split("\n", 1)[0].strip(), new.strip().split("\n", 1)[0].strip()
+    if not first_old or first_old != first_new:
+        return False
+    later = iter(TABLE_WORD.findall(new))
+    return all(w in later for w in TABLE_WORD.findall(old))
 
 
 def _wide(ch: str) -> bool:
@@ -986,6 +1011,113 @@ def _tables_as_markdown(text: str) -> str:
                 continue
         out.append(rows[i])
         i += 1
+    return "\n".join(out)
+
+
+# A record row of a table too wide for the screen: the column name at one
+# cell past the rule's start, the cell text after a gap of two or more.
+RECORD_ROW = regex.compile(r"^(?P<key>\S(?:\S| (?! ))*)(?:\s{2,}(?P<val>\S.*?))?\s*$")
+
+
+def _record_row(cells: str, col: int) -> tuple[str, str, int] | None:
+    """(name, text, text column) of a record row whose name starts at `col`,
+    or None."""
+    if len(cells) <= col or cells[:col].strip() or cells[col] == " ":
+        return None
+    m = RECORD_ROW.match(cells[col:])
+    if m is None:
+        return None
+    return m.group("key"), m.group("val") or "", col + m.start("val") if m.group("val") else -1
+
+
+def _records_as_markdown(text: str) -> str:
+    """A table too wide for the screen, read back as the markdown it came from.
+
+    When a table's columns cannot fit the width, Codex draws each body row
+    as a record instead: one row per column, the column's name (bold, in
+    the accent colour) one cell in from the rule's start, its cell text at
+    one column for the whole table (a long cell wraps under itself), and a
+    light rule as wide as the body between two records. Read back: the
+    names of the first record are the header, each record one `| a | b |`
+    row. Taken only when every record names the same columns in the same
+    order, with at least two records and two columns.
+    """
+    rows = text.split("\n")
+    if not any(TABLE_LIGHT.match(r) for r in rows):
+        return text
+    cols = [_cols_text(r) for r in rows]
+    out: list[str] = []
+    done = 0  # rows before this one are in `out` already, converted or not
+    i = 0
+    while i < len(rows):
+        g = _geometry(cols[i]) if TABLE_LIGHT.match(rows[i]) else None
+        if g is None or len(g) != 1:
+            out.append(rows[i])
+            i += 1
+            continue
+        rule, col = g, g[0][0] + 1
+        # the first record: the rows right above the rule, from its first name row
+        lo = i
+        while (lo > done and rows[lo - 1].strip() and not TABLE_LIGHT.match(rows[lo - 1])
+               and not cols[lo - 1][:col].strip()):
+            lo -= 1
+        while lo < i and _record_row(cols[lo], col) is None:
+            lo += 1
+        records: list[list[list[str]]] = [[]]
+        vcol = None
+        j, ok = lo, True
+        while j < len(rows) and rows[j].strip():
+            if TABLE_LIGHT.match(rows[j]):
+                if _geometry(cols[j]) != rule:
+                    break
+                records.append([])
+                j += 1
+                continue
+            rec = _record_row(cols[j], col)
+            if rec is not None:
+                key, val, vc = rec
+                if vc >= 0 and vcol is not None and vc != vcol:
+                    ok = False
+                    break
+                vcol = vc if vc >= 0 else vcol
+                records[-1].append([key, val])
+            elif records[-1] and vcol is not None and not cols[j][:vcol].strip():
+                records[-1][-1][1] = _join_cell([records[-1][-1][1], rows[j].strip()])  # a wrapped cell
+            else:
+                break
+            j += 1
+        while records and not records[-1]:
+            records.pop()
+        names = [[k for k, _ in r] for r in records]
+        full = names[1] if len(names) > 1 else []
+        # the first record may lack its top rows (scrolled away before the
+        # view was kept), the last its end (the answer cut short)
+        if (not ok or len(records) < 2 or len(full) < 2 or any(n != full for n in names[1:-1])
+                or names[0] != full[len(full) - len(names[0]):] or names[-1] != full[:len(names[-1])]):
+            out.append(rows[i])
+            i += 1
+            continue
+        del out[len(out) - (i - lo):]
+        head = "| " + " | ".join(full) + " |"
+        cells = [[v for _, v in r] for r in records]
+        # A shrink while the table streamed: its first rows drawn as a grid
+        # (read back above as markdown, right over the records) and the
+        # rest as records, whose first may repeat the grid's last row, or
+        # its end only, the top having scrolled away. One table.
+        k = len(out)
+        while k > 0 and out[k - 1].startswith("|"):
+            k -= 1
+        if k < len(out) - 2 and out[k] == head and out[k + 1].startswith("|---"):
+            last = [c.strip() for c in out[-1].strip()[1:-1].split(" | ")]
+            if len(last) == len(full) and last[len(last) - len(cells[0]):] == cells[0]:
+                cells.pop(0)
+        else:
+            out.append(head)
+            out.append("|" + "|".join("---" for _ in full) + "|")
+        for n, vals in enumerate(cells):
+            pad = [""] * (len(full) - len(vals))
+            out.append("| " + " | ".join(pad + vals if n == 0 and len(records) > 1 else vals + pad) + " |")
+        i = done = j
     return "\n".join(out)
 
 
