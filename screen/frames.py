@@ -285,11 +285,35 @@ class FrameBuilder:
             size = parse_size(data)
             if size:
                 self._flush_carry()
+                plain, old_start = self._plain_from, self._line_start()
                 self.screen.resize(lines=size[1], columns=size[0])
-                self._plain_from, self._plain_text = None, False  # rows laid out anew
+                self._plain_from = self._plain_across_resize(plain, old_start)
+                self._plain_text = self._plain_text and self._plain_from is not None
                 self._mark("resize")
                 self._dirty = True
         return self.drain()
+
+    def _line_start(self) -> int:
+        """Absolute row where the cursor's line begins (rows it wrapped from above it)."""
+        s = self.screen
+        y = min(s.cursor.y, s.lines - 1)
+        while y > 0 and (row := s.buffer.get(y - 1)) is not None and row.wrapped:
+            y -= 1
+        return s.history_total + y
+
+    def _plain_across_resize(self, plain: tuple[int, int] | None, old_start: int) -> tuple[int, int] | None:
+        """Where a run of plain text began, after a resize laid the rows out anew.
+
+        Rows move, but lines do not: a run that began at a row's start on or
+        above the cursor's line still does. Kept as the cursor line's first row
+        when it began there, else as the row just above (the end of the line
+        before, plain too): a shell with no line editor (dash) resized at its
+        prompt still gets its frame when the next program starts, without pauses.
+        A run that began inside the cursor's line is dropped (its column moved)."""
+        if plain is None or plain[0] != 0 or plain[1] > old_start:
+            return None
+        start = self._line_start()
+        return (0, start) if plain[1] == old_start else (0, max(0, start - 1))
 
     _SLICE = 4096  # characters fed at once: at most that many rows can scroll
 

@@ -35,6 +35,9 @@ CASES += sorted(p.parent for p in RECORDINGS.glob("*/*h1-resize-*/session.cast")
 # A shell around the agent: prompts and commands are found where the line
 # editor accepts a line (bracketed paste switched off), not after pauses.
 CASES += [RECORDINGS / "codex" / "sh-short-chat-80x24", RECORDINGS / "gemini" / "sh-gem-shell-around-100x30"]
+# dash (no line editor) resized at its prompt: the command that starts the agent
+# is told by where the plain text began, carried across the resize.
+CASES += [RECORDINGS / "gemini" / "h6-sh-gem-dash-resize-76x22"]
 # A SIGKILLed agent: bash's `Killed` is told from the agent by the bytes' order (h6 crash case).
 CASES += [RECORDINGS / "claude-code" / "h6-sh-cc-rprompt-crash-150x44"]
 # Full-screen Textual (Vibe): which folded tool calls belong to a turn is told by frame order.
