@@ -110,11 +110,33 @@ def _cut_at(n: int, ln: KLine) -> bool:
     return n == ln.width or (n in ln.seen and n >= ln.drawn)
 
 
+def drop_regrown_halves(lines: list[KLine]) -> list[KLine]:
+    """Drop the first half of a row that a narrower terminal wrapped and a
+    wider one joined again.
+
+    A shrink wraps a long row (`…the wa` / `y a wheat…`); when the first half
+    scrolls into history and the terminal then grows, the half comes back
+    into view, the reflow joins it with the rest, and the whole row scrolls
+    off again later: the history holds the half (soft-wrapped, at the narrow
+    width) and, next after it, the whole row at a wider width that starts
+    with the half's text."""
+    out: list[KLine] = []
+    for k, ln in enumerate(lines):
+        nxt = lines[k + 1] if k + 1 < len(lines) else None
+        head = ln.text.rstrip()
+        if (ln.wrapped and ln.source == "history" and nxt is not None and nxt.source == "history"
+                and head and (nxt.width or 0) > (ln.width or 0) and nxt.text.startswith(head)
+                and _cells(nxt.text.rstrip()) > _cells(head)):
+            continue
+        out.append(ln)
+    return out
+
+
 def join_soft_wrapped(lines: list[KLine]) -> list[KLine]:
     """Join rows the terminal wrapped (autowrap, or a resize laying a long row
     out again) back into the row the program drew."""
     out: list[KLine] = []
-    for ln in lines:
+    for ln in drop_regrown_halves(lines):
         prev = out[-1] if out else None
         if prev is not None and prev.wrapped and _same_flow(prev, ln):
             gap = max(0, (prev.width or 0) - _cells(prev.text))
@@ -131,7 +153,10 @@ def join_soft_wrapped(lines: list[KLine]) -> list[KLine]:
 
 WORD_END = regex.compile(r"(\p{L}+)\W*$")
 WORD_START = regex.compile(r"^(\p{L}+)")  # a row opening with punctuation was cut before it
-TOKEN = regex.compile(r"\p{L}+")
+#: a word of the session: a run of letters, but not the tail of a contraction
+#: or a possessive (`keeper's`, `don't`) nor a unit after a number (`1s`): a
+#: lone `s` counted as a word made `keep|s` at a fold read as two words
+TOKEN = regex.compile(r"(?<!\p{L}['’]|\p{N})\p{L}+")
 
 
 def _lexicon(lines: list[KLine]) -> dict[str, int]:
@@ -166,7 +191,9 @@ def _lost_space(left: str, right: str, lexicon: dict[str, int]) -> bool:
         return False
     if lexicon.get(lw, 0) < 1:
         return False
-    if lexicon.get(rw, 0) >= 1:
+    if lexicon.get(rw, 0) >= (3 if len(rw) == 1 else 1):
+        # a one-letter right half is a word only when the session draws it
+        # as one often (`a`), not a name in a code row or two (`s, f, w`)
         return True
     # a word drawn only at this fold: a left half that is a word of the
     # session and a right half of four letters or more that ends no word of
@@ -598,7 +625,14 @@ class KimiProfile(ChromeProfile):
             marks.extend((len(out) + off, f.rows) for off, why in f.marks if why != "resize")
             widths = f.widths or [f.columns] * len(f.scrolled)
             wraps = f.wrapped or [False] * len(f.scrolled)
-            for ln, w, wr in zip(f.scrolled, widths, wraps):
+            again = [getattr(h, "again", False) for h in f.scrolled_lines] or [False] * len(f.scrolled)
+            for ln, w, wr, rep in zip(f.scrolled, widths, wraps, again):
+                if rep:
+                    # a blank row a grow brought back from history, scrolling off again:
+                    # Kimi never reprints on a resize, so it is the same blank, recorded
+                    # already where it first left; kept, it cut a paragraph whose rows a
+                    # shrink had wrapped (`which g` / blank / `ives the steam`)
+                    continue
                 # timed from when the row was first drawn, not when it scrolled away (a
                 # dialog opened in between is placed after it)
                 out.append(KLine(ln, first_seen.get(ln, f.time), "history", 0, w, wr, seen,

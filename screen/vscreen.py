@@ -150,6 +150,7 @@ class Row(StaticDefaultDict):  # type: ignore[type-arg]
     used = 0
     width = 0
     echo: str | None = None
+    again = False  # a blank row a reflow brought back from history (HistoryLine.again)
     fill: Char | None = None  # the blank an erase in a background colour left (not "used")
 
 
@@ -297,16 +298,22 @@ class HistoryLine:
     (a soft wrap, not a newline), so a reader can join soft-wrapped rows into
     the logical line and tell a reprint at another width from new text.
     `cells` (up to `used`) is what a reflow needs to lay the row out again.
+    `again`: a blank row that a taller screen brought back from history and
+    a width change laid out again, scrolling off once more: the history holds
+    it already, at the place it first left (a reader that knows its program
+    leaves such rows alone can drop it; one that reprints may count on it).
     """
 
-    __slots__ = ("cells", "text", "width", "wrapped", "used", "_spans")
+    __slots__ = ("cells", "text", "width", "wrapped", "used", "again", "_spans")
 
-    def __init__(self, cells: tuple[Char, ...], text: str, width: int, wrapped: bool, used: int) -> None:
+    def __init__(self, cells: tuple[Char, ...], text: str, width: int, wrapped: bool, used: int,
+                 again: bool = False) -> None:
         self.cells = cells
         self.text = text
         self.width = width
         self.wrapped = wrapped
         self.used = used
+        self.again = again
         self._spans: tuple[Span, ...] | None = None
 
     @property
@@ -528,6 +535,8 @@ class VirtualScreen(pyte.Screen):
                 self.hscrolled += 1
         if not record or (line is not None and line.echo is not None and line.echo == entry.text):
             return  # a row a resize brought back from history, unchanged: recorded already
+        if line is not None and line.again and not entry.text:
+            entry.again = True
         self._record(entry)
 
     def _record(self, entry: HistoryLine) -> None:
@@ -1076,6 +1085,8 @@ class VirtualScreen(pyte.Screen):
         line = self.buffer[y]
         self.dirty.add(y)
         self._settle(line)
+        if line.again:
+            line.again = False  # erased: drawn anew from here
         attrs = cursor.attrs
         cols = self.columns
         x0 = cursor.x if cursor.x < cols else cols - 1
@@ -1474,7 +1485,7 @@ class VirtualScreen(pyte.Screen):
             self._settle(row)
             used = _extent(row)  # beyond the width only on the alternate screen
             cells = list(row_cells(row, old_cols)[:used]) if used <= old_cols else [row[x] for x in range(used)]
-            seen = row.echo is not None and row.echo == cells_text(tuple(cells))
+            seen = (row.echo is not None and row.echo == cells_text(tuple(cells))) or (row.again and not cells)
             src.append(RLine(cells, row.wrapped, seen))
         out, hsize, hscrolled, (nx, ny) = reflow(
             src, columns, self.lines, min(self.hscrolled, hsize_before), (cursor.x, hsize_before + cursor.y))
@@ -1495,6 +1506,11 @@ class VirtualScreen(pyte.Screen):
                 row = buf[y] = self._row_from(ln.cells, ln.wrapped)
                 if ln.seen:
                     row.echo = cells_text(tuple(ln.cells))
+            elif ln.seen:
+                # a blank row the history holds: recorded again when it scrolls
+                # off (as before), flagged (`HistoryLine.again`)
+                buf[y] = self._row_from([], False)
+                buf[y].again = True
         if ny >= hsize:
             cursor.x, cursor.y = nx, ny - hsize
         else:
