@@ -502,9 +502,9 @@ def _submitted(frames: list[Frame], hist: list[int], run: Run) -> str | None:
             text = f.lines[y][len(run.prompt):]
             # a command longer than the row goes on in the rows it wrapped onto: the
             # terminal's wrap flag, or (zsh moves the cursor itself) a full row with the
-            # cursor still typing below it
+            # cursor still typing below it (full but for a space at the edge, trimmed)
             while last + 1 < len(f.lines) and (_continues(f, last) or (
-                    len(f.lines[last]) >= f.columns and f.cursor[1] > last)):
+                    len(f.lines[last]) >= f.columns - 1 and f.cursor[1] > last)):
                 last += 1
                 # a wrapped row is full: a space at its edge was trimmed from the text
                 text = (run.prompt + text).ljust(f.columns * (last - y))[len(run.prompt):] + f.lines[last]
@@ -772,6 +772,7 @@ def shell_lines(frames: list[Frame], run: Run, next_abs: int | None, hist: list[
     """The rows a shell run wrote (its prompt line first), as last seen."""
     hist = hist if hist is not None else _absolute(frames)
     seen: dict[int, str] = {}
+    carried: dict[int, int] = {}  # the row's text goes on in the next row (autowrap): the width it wrapped at
     lo = _top(run) if run.prompt_abs is not None else 0
     if next_abs is not None and lo is not None and next_abs <= lo:
         # the screen was cleared (`clear`): the next prompt is higher up; what this run
@@ -784,16 +785,45 @@ def shell_lines(frames: list[Frame], run: Run, next_abs: int | None, hist: list[
             continue
         base = hist[k]
         first = base - len(f.scrolled)
+        wrapped = f.wrapped if len(f.wrapped) == len(f.scrolled) else [False] * len(f.scrolled)
+        widths = f.widths if len(f.widths) == len(f.scrolled) else [f.columns] * len(f.scrolled)
         for i, t in enumerate(f.scrolled):
             seen[first + i] = t
+            carried[first + i] = widths[i] if wrapped[i] else 0
         for y, t in enumerate(f.lines):
             seen[base + y] = t
+            carried[base + y] = f.columns if _continues(f, y) else 0
     # rows after the last frame may have been filled by the next frame only
     stop = next_abs if next_abs is not None else (max(seen) + 1 if seen else lo)
     out = [seen.get(a, "") for a in range(lo, stop)]
+    flags = [carried.get(a, 0) for a in range(lo, stop)]
     while out and not out[-1].strip():
         out.pop()
-    return _join_command(out, run, frames[run.start].columns)
+    width = frames[run.start].columns
+    rows = _join_command(out, run, width)
+    if len(rows) != len(out):
+        # the command line was joined: its rows' flags go with it
+        h = len(run.head)
+        flags = flags[:h] + [0] + flags[h + 1 + len(out) - len(rows):]
+    return _join_wrapped(rows, flags, run.prompt)
+
+
+def _join_wrapped(rows: list[str], flags: list[int], prompt: str = "") -> list[str]:
+    """Output rows the terminal's autowrap carried on (its own flag, never the
+    width alone) as the one line the command printed: `drif` + `t-18` is one
+    word. A wrapped row is full: a space trimmed at its edge is padded back.
+    A row opening with the shell's prompt starts a line of its own (zsh leaves
+    the wrap pending after a right prompt that reaches the edge)."""
+    out: list[str] = []
+    width = 0  # the width the row before wrapped at; 0: it ended a line
+    for i, t in enumerate(rows):
+        if width and out and not (prompt.strip() and t.startswith(prompt)):
+            n = len(out[-1])
+            out[-1] = out[-1].ljust(n + (-n % width)) + t
+        else:
+            out.append(t)
+        width = flags[i] if i < len(flags) and t else 0
+    return out
 
 
 def _join_command(rows: list[str], run: Run, width: int) -> list[str]:
@@ -807,7 +837,8 @@ def _join_command(rows: list[str], run: Run, width: int) -> list[str]:
         rows = rows[:h] + [_cut_rprompt(rows[h], run.rprompt)] + rows[h + 1:]
     joined, k = rows[h], h + 1
     while k < len(rows) and joined.rstrip() != full:
-        nxt = joined.ljust(width) + rows[k]
+        # each row the line wrapped over is full: pad a trimmed space back at every edge
+        nxt = joined.ljust(width * (k - h)) + rows[k]
         if not full.startswith(nxt.rstrip()):
             break
         joined, k = nxt, k + 1
