@@ -21,6 +21,8 @@ Screen anatomy:
 - live area: `⠼ Thinking... (esc to cancel, 0s)`, `? for shortcuts`, a
   rule, `YOLO Ctrl+Y`, the input band (`*   Type your message or
   @path/to/file`), the workspace / sandbox / model footer;
+- the CLI's notices open at column 0 with `ℹ` (`ℹ Initializing...`,
+  `ℹ Request cancelled.` after a refused tool approval): chrome;
 - `/quit` prints the `Agent powering down. Goodbye!` summary box.
 """
 from __future__ import annotations
@@ -84,6 +86,11 @@ class GeminiProfile(ChromeProfile):
         LineRule("slash-command", "system", r"^\s?>\s+(?P<body>/[\w-]+.*)$"),
         LineRule("prompt", "user", r"^\s?>\s(?P<body>.*)$"),
         LineRule("answer", "assistant", r"^✦\s(?P<body>.*)$"),
+        # the CLI's own notices (`ℹ Initializing... Prompts will be queued.`,
+        # `ℹ Request cancelled.` after a refused tool) open at column 0 with
+        # `ℹ`, in the warning colour, where an answer has its `✦`: status
+        # chrome, never the model's words
+        LineRule("info", "chrome", r"^ℹ\s"),
         # inline thinking (ui.inlineThinkingMode full): a bare `Thinking...`
         # head one column in, its text under a bar in that column (box-row)
         LineRule("thinking-head", "thinking", r"^\s?(?P<body>Thinking\.\.\.)\s*$"),

@@ -4,7 +4,10 @@
 The JSONL is append-only: a message can be written again with more fields
 (its tool calls, once they finish) under the same id, and `$set` lines
 update session metadata; the last version of each id wins, in first-seen
-order.
+order. A `$set` of `messages` is the model's history set again (at start:
+the session context; after a refused tool: the whole history copied under
+new ids, the copies appended just before it): the messages it lists are
+never turns of their own.
 """
 from __future__ import annotations
 
@@ -33,6 +36,7 @@ class GeminiProvider(BaseProvider):
         res = ParseResult()
         meta: dict[str, Any] = {}
         messages: dict[str, tuple[dict, bytes]] = {}
+        rewritten: set[str] = set()
         if path.suffix == ".json":
             try:
                 doc = json.loads(path.read_text(encoding="utf-8"))
@@ -56,7 +60,13 @@ class GeminiProvider(BaseProvider):
                             ws = WORKSPACE.search(text_of(m.get("content")) if isinstance(m, dict) else "")
                             if ws:
                                 meta.setdefault("workspace", ws.group(1))
-                    elif "type" in d and "id" in d:
+                            # the model's history as the CLI set it again (after a
+                            # refused tool: every message so far, copied under new
+                            # ids and appended just before): copies, not new turns
+                            if isinstance(m, dict) and m.get("id"):
+                                rewritten.add(m["id"])
+                                messages.pop(m["id"], None)
+                    elif "type" in d and "id" in d and d["id"] not in rewritten:
                         messages[d["id"]] = (d, raw)
                     elif "sessionId" in d:
                         meta.update(d)
