@@ -24,19 +24,24 @@ bar's `┃` as `│` before the rules see the text.
 """
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from typing import Iterable
 
 import regex
+from wcwidth import wcswidth
 
 from agents_chrome.profile import ChromeProfile, per_frame
 from agents_chrome.rules import Labeled, LineRule
+from agents_chrome.segment import segment
 from agents_chrome.transcript import TLine
 from agents_chrome.turns import Turn
 from screen.cast import CastHeader
 from screen.frames import Frame
 
 BOX_BOTTOM = regex.compile(r"^\s*╹▀{10,}")
+#: the input box's bottom edge, to its last cell
+BOX_EDGE = regex.compile(r"^\s*╹▀+")
 BAR = "┃"
 #: a row holding nothing but the rest of the input box's bottom edge
 WRAPPED_EDGE = regex.compile(r"^▀{4,}\s*$")
@@ -253,8 +258,9 @@ def answer_body(text: str) -> str:
 
 
 #: characters OpenCode's word wrap may break a row after, keeping them at the
-#: row's end with no space dropped (a path's dot or slash, an option's dash)
-NO_SPACE_BREAK = "./-\\"
+#: row's end with no space dropped (a path's dot or slash, an option's dash,
+#: a call's opening bracket)
+NO_SPACE_BREAK = "([{./-\\"
 #: rows a wrapped command may take past its title (a longer run is output)
 WRAPPED_COMMAND_ROWS = 4
 
@@ -271,7 +277,7 @@ def join_wrapped_commands(labeled: list[Labeled]) -> None:
     while i < len(labeled):
         lb = labeled[i]
         i += 1
-        if lb.kind != "tool_call" or lb.rule != "bash":
+        if lb.kind != "tool_call" or lb.rule not in ("bash", "bash-running"):
             continue
         j = i
         while j < len(labeled) and labeled[j].rule == "tool-output" and labeled[j].kind == "cont":
@@ -290,6 +296,29 @@ def join_command_rows(rows: list[str]) -> str:
         if r:
             out += r if not out or out[-1] in NO_SPACE_BREAK else " " + r
     return out
+
+
+VS16 = "\ufe0f"
+
+
+def drop_vs16_shadow(text: str) -> str:
+    """A row without the cell OpenCode leaves behind an emoji presentation
+    selector. OpenCode counts a narrow character followed by VS16 (❄️, ⚠️)
+    as two cells and draws what follows two cells on; the terminal (as tmux
+    3.3a) gives it one, so the cell between keeps whatever was drawn there
+    before (a space, or a stray character of an older frame)."""
+    if VS16 not in text:
+        return text
+    out = []
+    i = 0
+    while i < len(text):
+        out.append(text[i])
+        if (text[i] == VS16 and 0 < i and i + 1 < len(text)
+                and wcswidth(text[i - 1]) == 1 and wcswidth(text[i + 1]) == 1):
+            i += 2
+            continue
+        i += 1
+    return "".join(out)
 
 
 def _crop(frame: Frame, y: int, text: str, cut: int) -> str:
@@ -321,7 +350,145 @@ def _narrower_layout(box_row: str, right: int) -> bool:
     start = len(box_row) - len(box_row.lstrip())
     if start > 3:
         return False
+    # After a grow that brings the sidebar in, the conversation gets
+    # narrower: the old layout's box then runs past the sidebar's edge
+    edge = BOX_EDGE.match(box_row)
+    if edge is not None and edge.end() > right:
+        return True
     return len(box_row.rstrip()) < right - BOX_RIGHT_SLACK
+
+
+#: columns between the layout's right edge (the terminal's, or the sidebar's
+#: left edge) and the last column a word may end at with more text after it
+#: on its row (the wrap keeps room for the space after it; a paragraph's last
+#: row may reach one column further)
+WRAP_MARGIN = 3
+#: an answer's rows wrap like a command's (a code line broken inside `f(x.y)`)
+WRAP_AFTER = NO_SPACE_BREAK
+LIST_ITEM = regex.compile(r"^(?P<ind>\s*)(?P<mark>[-*+•]|\d+[.)])\s")
+
+
+def _wide(ch: str) -> bool:
+    return wcswidth(ch) == 2
+
+
+#: text written without spaces between words (Chinese, Japanese), where a
+#: wrap may break between any two characters
+UNSPACED = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\u3000-\u303f\uff00-\uffef]")
+#: a capitalised word: after a full stop it opens a sentence (the wrap broke
+#: at the space after the stop), not the rest of `csv.DictReader`
+SENTENCE_GOES_ON = regex.compile(r"\s\S+\s[\w,]*[\p{L},]$")
+SENTENCE_START = regex.compile(r"^\p{Lu}\p{Ll}*[,;:.!?]?(\s|$)")
+
+
+def _glued(tail: str, body: str) -> bool:
+    """Whether a row ending in `tail` and its continuation `body` were one
+    word where the wrap broke them (no space between)."""
+    if UNSPACED.match(tail[-1]) or UNSPACED.match(body[0]):
+        return True
+    if tail[-1] not in WRAP_AFTER:
+        return False  # a word's end: the wrap broke at a space
+    return not (tail[-1] == "." and SENTENCE_START.match(body))
+
+
+def _first_segment(text: str) -> str:
+    """The shortest run a word wrap could have moved down whole: up to the
+    first space, or to and with the first break character; one wide
+    character (CJK breaks between any two)."""
+    if text and (_wide(text[0]) or UNSPACED.match(text[0])):
+        return text[0]
+    for i, ch in enumerate(text):
+        if ch == " ":
+            return text[:i]
+        if ch in WRAP_AFTER:
+            return text[:i + 1]
+    return text
+
+
+@dataclasses.dataclass
+class AnswerRow:
+    """One drawn answer row: its text as the screen shows it (indentation
+    included), the layout's right limit it was wrapped at (0: unknown), and
+    the blank rows drawn under it before the next answer row."""
+    raw: str
+    text: str
+    limit: int
+    blanks: int = 0
+
+
+def unwrap_answer(rows: list[AnswerRow]) -> str:
+    """An answer's rows as its lines: a row OpenCode's word wrap carried on
+    to the next joins it, blank rows between rows stay (a code block's empty
+    lines, the gap between paragraphs).
+
+    The wrap puts what did not fit at the row's continuation column (the
+    answer column for text and code, a list item's text column for the
+    item), so a row there is a continuation when the previous row was laid
+    out at the same width and the next row's first segment would not have
+    fitted after it. The space the wrap broke at is given back, unless it
+    broke after a bracket, dot, slash or dash."""
+    out: list[str] = []
+    hang = -1  # the continuation column of the line being built
+    prev: AnswerRow | None = None
+    for row in rows:
+        raw = row.raw.rstrip()
+        lead = len(raw) - len(raw.lstrip(" "))
+        body = raw.lstrip(" ")
+        soft = False
+        tail = prev.raw.rstrip().replace("**", "") if prev is not None else ""  # bold marks are not drawn
+        # a word that ends on the row's last column pushes the space after it
+        # to the next row's start
+        pushed = prev is not None and lead == hang + 1 and wcswidth(tail) > prev.limit
+        if (prev is not None and prev.blanks == 0 and out and row.limit and prev.limit
+                and (lead == hang or pushed) and not LIST_ITEM.match(body) and "│" not in raw and "│" not in prev.raw):
+            seg = _first_segment(body)
+            glue = _glued(tail, body)
+            need = wcswidth(tail) + (0 if glue else 1) + wcswidth(seg)
+            if row.limit == prev.limit:
+                soft = need > row.limit
+            else:
+                # A seam between two layouts (a resize mid-answer): the row
+                # above may be the old layout's, cut where the stream was
+                # when it was replaced, or a streaming row first seen before
+                # the resize; the stitch joined the new layout's rest under
+                # it. A sentence that goes on (a word's end or a comma, then
+                # a lower-case word) is one line, as is a row that would not
+                # fit in the narrower layout.
+                soft = need > min(row.limit, prev.limit) or bool(
+                    lead == ANSWER_COLUMN and len(prev.raw) - len(prev.raw.lstrip(" ")) == ANSWER_COLUMN
+                    and SENTENCE_GOES_ON.search(tail) and body[0].islower())
+            if soft:
+                out[-1] += ("" if glue else " ") + body
+        if not soft:
+            if prev is not None:
+                out.append("\n" * prev.blanks)
+            out.append(row.text)
+            item = LIST_ITEM.match(body)
+            # a code line's or a paragraph's rest goes on at the answer column
+            hang = lead + len(item.group(0)) if item else ANSWER_COLUMN
+        prev = row
+    return _join_lines(out)
+
+
+def _join_lines(parts: list[str]) -> str:
+    text = ""
+    for i, p in enumerate(parts):
+        if p.startswith("\n") or p == "":
+            text += p  # blank rows: extra newlines before the next line
+        else:
+            text += ("\n" if text else "") + p
+    return text
+
+
+class _LaidTime(float):
+    """A frame's time that also names the width its layout wraps at."""
+    __slots__ = ("width",)
+
+    @classmethod
+    def at(cls, time: float, width: int) -> "_LaidTime":
+        t = cls(time)
+        t.width = width
+        return t
 
 
 class OpenCodeProfile(ChromeProfile):
@@ -396,7 +563,23 @@ class OpenCodeProfile(ChromeProfile):
         # would depend on the recording's pauses.
         self._dialog_after: list[int] = []
         self._seen_prompts: set[str] = set()
-        return super().transcript(frames)
+        # A stitched row keeps the time of the frame that first drew it (in
+        # its layout, or in an earlier one that drew it alike): that frame's
+        # layout width (the terminal's, or up to the sidebar) is the width the
+        # row was wrapped at, and an answer mixes layouts after a resize. The
+        # times handed to the stitcher carry that width along (frames of one
+        # instant may have two widths, so the time alone cannot say).
+        for f in frames:
+            if f.alternate:
+                f.time = _LaidTime.at(f.time, self._sidebar.get(f.columns) or f.columns)
+        try:
+            lines = super().transcript(frames)
+        finally:
+            for f in frames:
+                f.time = float(f.time)
+            self._dialogs = [(float(t), rows) for t, rows in getattr(self, "_dialogs", [])]
+        return [dataclasses.replace(ln, time=float(ln.time), width=ln.width or getattr(ln.time, "width", 0))
+                if isinstance(ln.time, _LaidTime) else ln for ln in lines]
 
     def _conversation_frame(self, frame: Frame) -> None:
         if frame.alternate:
@@ -440,7 +623,7 @@ class OpenCodeProfile(ChromeProfile):
                     text = text[:x] + "│" + text[x + 1:]
             elif frame.cells and frame.cells[y] is not None and "*" not in text:
                 text = self._bold_marked_memo(frame, y, text, cut)
-            out.append(text.rstrip())
+            out.append(drop_vs16_shadow(text).rstrip())
         vp = self.viewport(frame)
         end = vp[1] if vp is not None else len(out)
         # A table row drawn over several screen rows becomes one; the rows it
@@ -701,10 +884,39 @@ class OpenCodeProfile(ChromeProfile):
                 name = m.group("name").lower()
                 return Turn("tool_call", (m.group("arg") or "").strip(), name=PANEL_VERBS.get(name, name))
         if kind == "assistant":
-            # consecutive indented rows were split into one block per row; keep the
-            # text as rows
-            return Turn("assistant", text)
+            # an answer comes one block per drawn row; `turns` joins them
+            turn = Turn("assistant", text)
+            if members and members[0].rule == "answer" and all(m.kind == "blank" for m in members[1:]):
+                ln = members[0].line
+                turn._row = AnswerRow(ln.text, text, (ln.width - WRAP_MARGIN) if ln.width else 0,
+                                      len(members) - 1)  # type: ignore[attr-defined]
+            return turn
         return Turn(kind, text)
+
+    def turns(self, labeled: list[Labeled]) -> list[Turn]:
+        """Turns with each answer's drawn rows joined into its lines
+        (`unwrap_answer`); a block that is not one answer row (a row under
+        another rule) is kept as its own line."""
+        out: list[Turn] = []
+        rows: list[AnswerRow] = []
+
+        def close() -> None:
+            if rows and out:
+                out[-1].text = unwrap_answer(rows)
+            rows.clear()
+
+        for t in segment(labeled, self.make_turn):
+            row = getattr(t, "_row", None) or AnswerRow("", t.text, 0)
+            if t.role == "assistant" and out and out[-1].role == "assistant":
+                out[-1].partial = out[-1].partial or t.partial
+                rows.append(row)
+                continue
+            close()
+            out.append(t)
+            if t.role == "assistant":
+                rows.append(row)
+        close()
+        return out
 
 
 
