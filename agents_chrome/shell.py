@@ -61,6 +61,7 @@ AFTER_EXIT = "shell-output"
 DETECT_FRAMES = 60  # frames of a run looked at for an agent's signature
 LEARN_FRAMES = 20  # frames looked at for the first prompt a shell drew
 MAX_HEAD = 3  # rows a prompt may draw above its input row
+MAX_EDIT_ROWS = 8  # rows a command line being typed may fill without the terminal's wrap flag (zsh)
 
 
 @dataclass
@@ -89,12 +90,20 @@ def _executable(words: list[str]) -> str | None:
     return registry.executable(words)
 
 
+def _below_accepted(frame: Frame) -> bool:
+    """A frame taken as the line editor accepted a line, with the cursor already
+    at the start of the row below it (bash, readline: the newline comes before
+    bracketed paste goes off). zsh turns it off first, with the cursor still at
+    the end of the line: that frame reads like one waiting at the prompt."""
+    return frame.reason == "accept" and frame.cursor[0] == 0
+
+
 def shell_input(frame: Frame) -> tuple[str, str] | None:
     """(prompt, typed text) when the frame waits at a shell prompt."""
     if frame.alternate:
         return None
     x, y = frame.cursor
-    if frame.reason == "accept":
+    if _below_accepted(frame):
         got = _accepted(frame)
         rp = _accepted_rprompt(frame) if got else ""
         return (got[0], _cut_rprompt(got[1], rp).rstrip()) if got and rp else got
@@ -143,9 +152,19 @@ def prompt_row(frame: Frame) -> int:
     the line editor accepts a line, of the line above the cursor."""
     y = frame.cursor[1]
     wrapped = getattr(frame, "row_wrapped", None) or []
-    top = y - 1 if frame.reason == "accept" else y
+    top = y - 1 if _below_accepted(frame) else y
     while top > 0 and top - 1 < len(wrapped) and wrapped[top - 1]:
         top -= 1
+    if 0 <= top < len(frame.lines) and not PROMPT.match(frame.lines[top]) and not frame.alternate:
+        # zsh moves the cursor past the edge itself (no wrap flag): a line it is
+        # still editing goes up through full rows (full but for a trimmed space)
+        # to the row that opens with a prompt
+        up = top
+        while up > 0 and top - up < MAX_EDIT_ROWS and len(frame.lines[up - 1]) >= frame.columns - 1:
+            up -= 1
+            if PROMPT.match(frame.lines[up]):
+                # a box's side (`│ Rate: 100% `, an agent's panel left above) is no prompt
+                return top if BOX_GLYPHS.match(frame.lines[up][:1]) else up
     return top
 
 
@@ -156,7 +175,7 @@ def _rprompt(frame: Frame) -> str:
     x, y = frame.cursor
     if frame.alternate or y >= len(frame.lines):
         return ""
-    if frame.reason == "accept":
+    if _below_accepted(frame):
         return _accepted_rprompt(frame)
     row = frame.lines[y]
     after = row[x:]
@@ -224,7 +243,7 @@ def learn_prompt(frames: list[Frame]) -> Learned | None:
         if shell_input(f) is not None:
             return None  # a prompt PROMPT knows
         x, y = f.cursor
-        if f.reason == "accept":
+        if _below_accepted(f):
             # the line the editor accepted (the only frame a command typed with no
             # pause has): the whole line, prompt and command, on the row above
             y = prompt_row(f)
@@ -235,13 +254,13 @@ def learn_prompt(frames: list[Frame]) -> Learned | None:
             continue
         row = f.lines[y]
         before, after = row.ljust(x)[:x], row[x:]  # rows come right-trimmed
-        if after.strip() and not (f.reason != "accept" and _rprompt(f)):
+        if after.strip() and not (not _below_accepted(f) and _rprompt(f)):
             continue
         if not before.strip() or before[0] == " " or len(before) > 160 or BOX_GLYPHS.match(before.split()[0]):
             continue
         if any(RULE.match(f.lines[j]) for j in (y - 1, y + 1) if 0 <= j < len(f.lines)):
             continue
-        if not rows and before.endswith(" ") and f.reason != "accept":
+        if not rows and before.endswith(" ") and not _below_accepted(f):
             return Learned(before.split()[0])
         if not rows or rows[-1][0] != total + y:
             rows.append((total + y, before))
@@ -268,7 +287,7 @@ def _learned_input(frame: Frame, learned: Learned, open_prompt: str | None) -> t
     if frame.alternate:
         return None
     x, y = frame.cursor
-    if frame.reason == "accept":
+    if _below_accepted(frame):
         # a run opened on that row, else (no frame showed the prompt idle: no pauses)
         # the prompt the first accepted lines share
         known = open_prompt if open_prompt is not None else learned.prompt
@@ -315,12 +334,15 @@ def _anchor_shift(f: Frame, base: int, run: Run) -> int:
     nearest to where it was."""
     want = run.command.strip()
     best: tuple[int, int] | None = None
+    editing = prompt_row(f)
     for y in range(min(f.cursor[1], len(f.lines) - 1) + 1):
         row = f.lines[y]  # (rows come right-trimmed: an idle prompt lacks its last space)
         if not row.startswith(run.prompt.rstrip()):
             continue
         rest = _cut_rprompt(row, run.rprompt)[len(run.prompt.rstrip()):].strip()
-        if rest != want and not (rest and want.startswith(rest)):
+        # the line the editor is on may hold more than the run had shown: what was
+        # typed after the resize, when no frame came between (no pauses)
+        if rest != want and not (rest and want.startswith(rest)) and not (y == editing and rest.startswith(want)):
             continue
         d = run.prompt_abs - (base + y)  # type: ignore[operator]
         if best is None or abs(d) < best[0]:

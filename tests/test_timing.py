@@ -38,6 +38,9 @@ CASES += [RECORDINGS / "codex" / "sh-short-chat-80x24", RECORDINGS / "gemini" / 
 # dash (no line editor) resized at its prompt: the command that starts the agent
 # is told by where the plain text began, carried across the resize.
 CASES += [RECORDINGS / "gemini" / "h6-sh-gem-dash-resize-76x22"]
+# zsh leaves bracketed paste before its newline (the accepted line still holds the
+# cursor) and wraps a long typed line itself; bash resized at its prompt, then typed.
+CASES += [RECORDINGS / "opencode" / "h9-sh-oc-zsh-rprompt-104x31", RECORDINGS / "claude-code" / "h9-sh-cc-vi-newline-86x27"]
 # A SIGKILLed agent: bash's `Killed` is told from the agent by the bytes' order (h6 crash case).
 CASES += [RECORDINGS / "claude-code" / "h6-sh-cc-rprompt-crash-150x44"]
 # Full-screen Textual (Vibe): which folded tool calls belong to a turn is told by frame order.
