@@ -278,6 +278,29 @@ class ClaudeCodeProfile(ChromeProfile):
                 key = "".join(c for r in marked for c in r if not c.isspace() and c not in MD_MARKS)
                 self._typed[key] = marked
 
+    def _learn_box(self, frame: Frame) -> None:
+        """Remember what the input box holds, marks as typed.
+
+        The echo of a sent prompt renders its markdown, and some marks leave
+        no trace there (`## h` and `### h` are both a bold row); the input box
+        shows the text raw while it is typed, the last state before Enter
+        drawn on a frame of its own (each keystroke is a repaint). The rows
+        between the box's two rules, `❯ ` and the indent left out, are kept
+        by their text without marks and spacing for make_turn."""
+        lines = frame.lines
+        for y in range(len(lines) - 2):
+            if not (RULE.match(lines[y]) and PROMPT_ROW.match(lines[y + 1])):
+                continue
+            end = next((k for k in range(y + 2, min(len(lines), y + 40)) if RULE.match(lines[k])), None)
+            if end is None:
+                return
+            rows = [lines[y + 1][2:].rstrip()] + [ln[2:].rstrip() if ln.startswith("  ") else ln.rstrip()
+                                                   for ln in lines[y + 2:end]]
+            key = "".join(c for r in rows for c in r if not c.isspace() and c not in MD_MARKS)
+            if key and any(c in MD_MARKS for r in rows for c in r):
+                self._boxed[key] = rows
+            return
+
     def transcript(self, frames: Iterable[Frame]) -> list[TLine]:
         detailed: set[float] = set()
         self._typed: dict[str, list[str]] = {}
@@ -287,8 +310,10 @@ class ClaudeCodeProfile(ChromeProfile):
                 if not f.alternate and any(DETAILED_FOOTER.match(ln) for ln in f.lines[-3:]):
                     detailed.add(f.time)
                 self._learn_echo_marks(f)
+                self._learn_box(f)
                 yield f
 
+        self._boxed: dict[str, list[str]] = {}
         lines = super().transcript(tap(self._new_text_only(self._laid_out(frames))))
         # Ctrl+O in the inline renderer draws the detailed transcript (tool
         # output in full, thinking, time stamps) over the screen, and what
@@ -343,9 +368,13 @@ class ClaudeCodeProfile(ChromeProfile):
         if kind == "tool_result":
             return Turn("tool_result", text)
         if kind == "user":
-            rows = getattr(self, "_typed", {}).get("".join(c for c in text if not c.isspace() and c not in MD_MARKS))
-            if rows is not None:
-                text = _typed_markdown(text, rows) or text
+            key = "".join(c for c in text if not c.isspace() and c not in MD_MARKS)
+            # the box as typed first; else the marks the echo's styles stand for
+            for rows in (getattr(self, "_boxed", {}).get(key), getattr(self, "_typed", {}).get(key)):
+                typed = _typed_markdown(text, rows) if rows is not None else None
+                if typed:
+                    text = typed
+                    break
         if kind == "assistant":
             if not any(m.line.source == "alt" for m in members):  # inline: history keeps old layouts
                 text = _without_stale_tables(text)

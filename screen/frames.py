@@ -280,6 +280,14 @@ class FrameBuilder:
             self._dirty = True
             self._last_out = time
         elif code == "i":
+            # Enter sends what the screen shows: the screen as drawn when the
+            # key was pressed is a frame, however soon the key followed the
+            # drawing (what a program drew only until then, an input line,
+            # is gone from every later frame)
+            if self._dirty and ("\r" in data or "\n" in data) and not self.screen.synchronized:
+                self.now = self._last_out
+                self.take("enter")
+                self.now = time
             self._inputs.append(data)
         elif code == "r":
             size = parse_size(data)
