@@ -141,6 +141,27 @@ class Stitcher:
                     c += 1
         return c
 
+    def _mismatched(self, view: Sequence[Row], vd: Sequence[bool], o: int) -> tuple[int, int]:
+        """With the view at offset `o`: (distinct view rows over other
+        distinct document rows that neither grew into nor from them, the
+        document's last two rows aside (they may still be settling); view rows
+        over their own copy where the document holds that row once)."""
+        doc, m, pos = self.doc, len(self.doc), self._pos
+        bad = unique = 0
+        for i, ln in enumerate(view):
+            if not vd[i] or not 0 <= o + i < m:
+                continue
+            d = doc[o + i]
+            if d == ln:
+                occ = pos.get(ln)  # type: ignore[arg-type]
+                if occ is not None and len(occ) == 1:
+                    unique += 1
+            elif o + i < m - 2 and _distinct(d):
+                a, b = d.strip(), ln.strip()  # type: ignore[union-attr]
+                if not (a.startswith(b) or b.startswith(a)):
+                    bad += 1
+        return bad, unique
+
     def _is_page_back(self, view: Sequence[Row], o: int) -> bool:
         """The view is a window of the document ending well before its end,
         give or take two rows the program pins to the bottom of the view."""
@@ -233,6 +254,22 @@ class Stitcher:
             # paragraph shares), not where the view is
             if len(tail) > 1:
                 tail = {o: v for o, v in tail.items() if self._conflicts(view, vd, o) <= v} or tail
+            # Rows of text repeated paragraph after paragraph (near-identical
+            # paragraphs) vote for every paragraph's offset alike, and the right
+            # one, which leaves the view's last rows past the document's end,
+            # gets fewer of them. An offset that lays view rows over other text
+            # is one paragraph off: one that lays none wins; when every one
+            # does and none lays a row the document holds once on its copy,
+            # the view shares only repeated rows with the document, and
+            # continues it.
+            if tail and self._indexed is self.doc:
+                marks = {o: self._mismatched(view, vd, o) for o in tail}
+                clean = {o: v for o, v in tail.items() if not marks[o][0]}
+                if clean:
+                    tail = clean
+                elif not any(u for _b, u in marks.values()):
+                    self._replace(m, [], view, time, gap=True)
+                    return
             if tail:
                 top_v = max(tail.values())
                 lo = min(o for o, v in tail.items() if 2 * v >= top_v)
