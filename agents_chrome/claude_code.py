@@ -302,26 +302,18 @@ class ClaudeCodeProfile(ChromeProfile):
             return
 
     def transcript(self, frames: Iterable[Frame]) -> list[TLine]:
-        detailed: set[float] = set()
         self._typed: dict[str, list[str]] = {}
 
         def tap(frames: Iterable[Frame]) -> Iterator[Frame]:
             for f in frames:
                 if not f.alternate and any(DETAILED_FOOTER.match(ln) for ln in f.lines[-3:]):
-                    detailed.add(f.time)
+                    f = _without_history(f)
                 self._learn_echo_marks(f)
                 self._learn_box(f)
                 yield f
 
         self._boxed: dict[str, list[str]] = {}
         lines = super().transcript(tap(self._new_text_only(self._laid_out(frames))))
-        # Ctrl+O in the inline renderer draws the detailed transcript (tool
-        # output in full, thinking, time stamps) over the screen, and what
-        # overflows scrolls into history; Ctrl+O again redraws the normal view
-        # in place, which goes on from where the history left it. The rows
-        # that scrolled while the detailed view was up are a second copy.
-        if detailed:
-            lines = [ln for ln in lines if not (ln.source == "history" and ln.time in detailed)]
         lines = _drop_input_boxes(_without_restored_rows(lines))
         return _join_wide_wraps(_join_reflowed(fold_reprints(lines, LOGO)))
 
@@ -796,6 +788,20 @@ def _typed_markdown(echo: str, rows: list[str]) -> str | None:
                     break
         out += sep + nxt
     return out
+
+
+def _without_history(frame: Frame) -> Frame:
+    """`frame` without the rows that scrolled into history before it.
+
+    Ctrl+O in the inline renderer draws the detailed transcript (tool
+    output in full, thinking, time stamps) over the screen, and what
+    overflows scrolls into history; Ctrl+O again redraws the normal view
+    in place, which goes on from where the history left it. The rows that
+    scrolled while the detailed view was up (on a frame that shows its
+    footer) are a second copy. Told by the frame, not by its time: with
+    no pauses every frame has the same time."""
+    return dataclasses.replace(frame, scrolled=[], widths=[], wrapped=[], scrolled_lines=[],
+                               marks=[(0, why) for _off, why in frame.marks])
 
 
 def _without_restored_rows(lines: list[TLine]) -> list[TLine]:

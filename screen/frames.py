@@ -54,14 +54,27 @@ _RESUME = r"\[\?2004h"
 _SGR = re.compile(r"\x1b\[[0-9;:]*m")
 # The control sequence at an ESC (CSI, OSC/DCS strings, two-byte escapes).
 _ESC_AT = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[PX^_][^\x1b]*\x1b\\|[ -/]*[0-~])")
+# A cursor move or line erase: what follows it is drawn by the same program.
+_DRAWS_ON = re.compile(r"\x1b\[[0-9;]*[A-DGK]")
 # An escape or CSI sequence left unfinished at the end of a write.
 _PARTIAL = re.compile(r"\x1b(?:\[[0-9;?]*)?\Z")
 # The cursor going home and erasing row after row down the screen (EL 2,
 # cursor down, ...): a clear written by hand (Claude Code before it reprints
 # its conversation, e.g. after /compact); a mark when it covers the screen.
 _WIPE = r"\[(?:1?;?1?)?H(?:\x1b\[2K\x1b\[1?B){8,}"
+# A run of cursor moves (and line erases) with a cursor-up in it, written
+# without text between: an inline renderer (Claude Code's) going back up to
+# redraw its region in place. When it takes the cursor up to the screen's top
+# row it is a home written relatively: a frame is taken before the run (the
+# state drawn last, whole), as before `ESC [H`. Such a render replaces what
+# the screen showed (Ctrl+O's detailed transcript over the conversation), and
+# rows it scrolls off must not share a frame with rows the view before it
+# scrolled, whatever the pauses.
+_MOVE = r"\[[0-9]*[BCDGK]\r?\x1b"
+_UP = rf"(?:{_MOVE})*\[[0-9]*A(?:\r?\x1b\[[0-9]*[ABCDGK])*"
+_MOVES = re.compile(r"\x1b\[([0-9]*)([ABCDGK])")
 _STATE_END = re.compile(f"\x1b(?:(?P<wipe>{_WIPE})|(?P<home>{_HOME})|(?P<show>{_SHOW})|(?P<clear>{_CLEAR})"
-                        f"|(?P<accept>{_ACCEPT})|(?P<resume>{_RESUME}))")
+                        f"|(?P<accept>{_ACCEPT})|(?P<resume>{_RESUME})|(?P<up>{_UP}))")
 
 
 class SpanCache:
@@ -140,7 +153,7 @@ class RowStyles(Sequence):
 class Frame:
     index: int
     time: float
-    reason: str  # quiet | sync | clear | alt-enter | alt-leave | resize | accept | resume | end
+    reason: str  # quiet | sync | clear | home | up | cursor | alt-enter | alt-leave | resize | accept | resume | end
     columns: int
     rows: int
     lines: list[str]  # visible rows, trailing blanks trimmed
@@ -370,7 +383,11 @@ class FrameBuilder:
         prompt, the echo of a command and the command's output as plain text;
         the program started next (an agent) opens with control sequences, and
         without this frame no frame would show what the shell wrote (no pause
-        needed, the bytes' order places it)."""
+        needed, the bytes' order places it). A sequence that moves the cursor
+        along or up and down from there, or erases the row (CUU/CUD/CUF/CUB,
+        CHA, EL), is the same program drawing on (an inline renderer's rows
+        joined by CR LF, then the next row placed with CHA): no frame, or one
+        would be taken mid-render only where an event happened to start."""
         j = data.find("\x1b")
         while j >= 0:
             m = _ESC_AT.match(data, j)
@@ -386,7 +403,8 @@ class FrameBuilder:
             return 0
         self._feed_bounded(head)
         self._plain_text = True
-        if s.cursor.x == 0 and s.history_total + s.cursor.y > a0 + 1:
+        if (s.cursor.x == 0 and s.history_total + s.cursor.y > a0 + 1
+                and not (m is not None and _DRAWS_ON.fullmatch(m.group()))):
             self.take("plain", force=True)
         return j  # the caller feeds the rest, from the control sequence on
 
@@ -456,6 +474,14 @@ class FrameBuilder:
                     feed(data[pos:m.start()])
                     pos = m.start()
                 self._resume()
+            elif m.group("up"):
+                if not self._reaches_top(m.group()):
+                    continue  # drawn on as if nothing matched: fed with what follows
+                if m.start() > pos:
+                    feed(data[pos:m.start()])
+                    pos = m.start()
+                if self._dirty and not self.screen.synchronized:
+                    self.take("up")
             elif m.group("show"):
                 feed(data[pos:m.end()])
                 pos = m.end()
@@ -468,6 +494,23 @@ class FrameBuilder:
             self._dirty = True
         if pos < len(data):
             feed(data[pos:])
+
+    def _reaches_top(self, run: str) -> bool:
+        """A run of cursor moves (see `_UP`), fed from where the cursor is now,
+        takes it up to the top row of the main screen."""
+        s = self.screen
+        if s.alternate:
+            return False
+        y, last = s.cursor.y, s.lines - 1
+        for n, op in _MOVES.findall(run):
+            k = int(n or 1) or 1
+            if op == "A":
+                if y > 0 and y - k <= 0:
+                    return True
+                y = max(0, y - k)
+            elif op == "B":
+                y = min(last, y + k)
+        return False
 
     def _flush_carry(self) -> None:
         if self._carry:

@@ -45,6 +45,11 @@ CASES += [RECORDINGS / "opencode" / "h9-sh-oc-zsh-rprompt-104x31", RECORDINGS / 
 CASES += [RECORDINGS / "claude-code" / "h6-sh-cc-rprompt-crash-150x44"]
 # Full-screen Textual (Vibe): which folded tool calls belong to a turn is told by frame order.
 CASES += [RECORDINGS / "vibe" / "r3-vibe-long-a-100x30"]
+# Claude Code's inline renderer with Ctrl+O's detailed transcript drawn over the conversation,
+# between turns and while an answer streams: the render that brings the view in goes up to the
+# screen's top row (a frame before it), and the rows it scrolls off are told by the frame that
+# shows its footer, not by the frame's time.
+CASES += [RECORDINGS / "claude-code" / "r3-ctrlo-inline-120x40", RECORDINGS / "claude-code" / "r3-ctrlo-stream-inline-80x24"]
 
 
 def retime(src: Path, dst: Path, seed: int, max_pause: float, split: float, merge: float) -> None:
