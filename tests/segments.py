@@ -33,3 +33,10 @@ def pred_segments(conv: dict) -> list[dict]:
 
 def norm(s: str) -> str:
     return " ".join(s.split())
+
+
+def answer_with(conv: dict, needle: str) -> str:
+    """The one assistant turn of a CLI replay (JSON) that holds `needle`."""
+    hits = [t["text"] for t in conv["turns"] if t["role"] == "assistant" and needle in t["text"]]
+    assert len(hits) == 1, needle
+    return hits[0]

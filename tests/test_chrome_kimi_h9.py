@@ -24,15 +24,10 @@ import pytest
 from agents_chrome.kimi import KLine, _lexicon, _lost_space, join_wrapped
 from screen.vscreen import VirtualScreen
 from tests.conftest import RECORDINGS, cli_replay
+from tests.segments import answer_with
 
 AGENT = "kimi"
 RYE = RECORDINGS / AGENT / "h9-kimi-rye-long-102x31"
-
-
-def answer_with(conv: dict, needle: str) -> str:
-    hits = [t["text"] for t in conv["turns"] if t["role"] == "assistant" and needle in t["text"]]
-    assert len(hits) == 1, needle
-    return hits[0]
 
 
 @pytest.mark.parametrize("screen_only", [False, True], ids=["with-inputs", "screen-only"])

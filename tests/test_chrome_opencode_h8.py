@@ -153,17 +153,12 @@ def test_same_turns_with_pauses_squeezed(name, tmp_path):
     """Pauses taken out and the output cut and joined elsewhere: the same
     turns, dialogs in the same place (the frames drawn at the old width
     after the grow are told by their own rows, not by when they came)."""
-    from agents_chrome.replay import replay as replay_turns
-    from tests.test_timing import retime
+    from tests.test_timing import retime, turns_of
 
     path = case(name)
     fast = tmp_path / "session.cast"
     retime(path / "session.cast", fast, 3, 0.0, 0.3, 0.6)
-
-    def turns(cast):
-        return [(t.role, t.text, t.name) for t in replay_turns(cast, "opencode")[1]]
-
-    assert turns(fast) == turns(path / "session.cast")
+    assert turns_of(fast, "opencode") == turns_of(path / "session.cast", "opencode")
 
 
 @pytest.mark.parametrize("screen_only", [False, True])

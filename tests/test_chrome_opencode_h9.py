@@ -219,14 +219,9 @@ def test_same_turns_with_pauses_squeezed(name, tmp_path):
     wrapped at, which says whether the next row goes on with its line, is
     the drawing's, not the clock's (frames before and after a resize share
     one time here)."""
-    from agents_chrome.replay import replay as replay_turns
-    from tests.test_timing import retime
+    from tests.test_timing import retime, turns_of
 
     path = case(name)
     fast = tmp_path / "session.cast"
     retime(path / "session.cast", fast, 5, 0.0, 0.3, 0.6)
-
-    def turns(cast):
-        return [(t.role, t.text, t.name) for t in replay_turns(cast, "opencode")[1]]
-
-    assert turns(fast) == turns(path / "session.cast")
+    assert turns_of(fast, "opencode") == turns_of(path / "session.cast", "opencode")

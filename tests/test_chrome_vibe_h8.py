@@ -19,16 +19,11 @@ import pytest
 
 from agents_chrome.vibe import _drop_grid_drafts
 from tests.conftest import RECORDINGS, cli_replay
+from tests.segments import answer_with
 
 AGENT = "vibe"
 TUGBOAT = RECORDINGS / AGENT / "h8-vibe-tugboat-long-67x22"
 LETTERPRESS = RECORDINGS / AGENT / "h8-vibe-letterpress-approve-193x57"
-
-
-def answer_with(conv: dict, needle: str) -> str:
-    hits = [t["text"] for t in conv["turns"] if t["role"] == "assistant" and needle in t["text"]]
-    assert len(hits) == 1, needle
-    return hits[0]
 
 
 @pytest.mark.parametrize("screen_only", [False, True], ids=["as-recorded", "screen-only"])

@@ -32,7 +32,7 @@ import pytest
 from agents_chrome import shell
 from screen.frames import iter_frames
 from screen.rawlog import open_recording
-from tests.conftest import RECORDINGS, cli
+from tests.conftest import RECORDINGS, replay_json
 
 CODEX = RECORDINGS / "codex" / "h8-sh-codex-status-140x40"
 OPENCODE = RECORDINGS / "opencode" / "h8-sh-oc-dash-resize-90x26"
@@ -44,16 +44,10 @@ def ids(p: Path) -> str:
     return f"{p.parent.name}/{p.name}"
 
 
-_CACHE: dict[str, list[dict]] = {}
 
 
 def _turns(case: Path, cast: Path | None = None) -> list[dict]:
-    key = str(cast or case)
-    if key not in _CACHE:
-        res = cli("replay", str(cast or case / "session.cast"), "--agent", case.parent.name, "--format", "json")
-        assert res.returncode == 0, res.stderr
-        _CACHE[key] = json.loads(res.stdout)["turns"]
-    return _CACHE[key]
+    return replay_json(cast or case / "session.cast", case.parent.name)["turns"]
 
 
 def _meta(case: Path) -> dict:

@@ -26,7 +26,7 @@ import pytest
 from agents_chrome import shell
 from screen.frames import iter_frames
 from screen.rawlog import open_recording
-from tests.conftest import RECORDINGS, cli
+from tests.conftest import RECORDINGS, replay_json
 
 CC = RECORDINGS / "claude-code" / "h9-sh-cc-vi-newline-86x27"
 ZSH = RECORDINGS / "opencode" / "h9-sh-oc-zsh-rprompt-104x31"
@@ -38,16 +38,10 @@ def ids(p: Path) -> str:
     return f"{p.parent.name}/{p.name}"
 
 
-_CACHE: dict[str, list[dict]] = {}
 
 
 def _turns(case: Path) -> list[dict]:
-    key = str(case)
-    if key not in _CACHE:
-        res = cli("replay", str(case / "session.cast"), "--agent", case.parent.name, "--format", "json")
-        assert res.returncode == 0, res.stderr
-        _CACHE[key] = json.loads(res.stdout)["turns"]
-    return _CACHE[key]
+    return replay_json(case / "session.cast", case.parent.name)["turns"]
 
 
 def _meta(case: Path) -> dict:
