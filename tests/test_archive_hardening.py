@@ -16,6 +16,7 @@ from pathlib import Path
 import lmdb
 import pytest
 
+from archive.ingest import BATCH_CONVERSATIONS
 from tests.conftest import RECORDINGS, cli
 
 CLAUDE = RECORDINGS / "claude-code" / "cc-bash-tools-100x30"
@@ -297,14 +298,15 @@ def _many_sessions(home: Path, n: int) -> None:
 @pytest.mark.parametrize("sig,code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)], ids=["TERM", "INT"])
 def test_signal_during_sync_is_one_line_and_archive_stays_consistent(tmp_path, sig, code):
     home = tmp_path / "home"
-    _many_sessions(home, 520)
+    n = 3 * BATCH_CONVERSATIONS + 16  # the signal lands after the first batch, with two more to go
+    _many_sessions(home, n)
     env = env_for(tmp_path / "data")
     proc = subprocess.Popen([sys.executable, "-m", "capsule_capture.cli", "sync", "--home", str(home)],
                             env={**os.environ, **env}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     data = tmp_path / "data" / "archive" / "data.mdb"
     deadline = time.time() + 60
-    while time.time() < deadline and not (data.exists() and data.stat().st_size > 200_000):
-        time.sleep(0.05)  # some batches are in: the signal lands mid-sync
+    while time.time() < deadline and not (data.exists() and data.stat().st_size > 64_000):
+        time.sleep(0.01)  # the first batch is in: the signal lands mid-sync
     proc.send_signal(sig)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == code, (out, err)
@@ -312,9 +314,9 @@ def test_signal_during_sync_is_one_line_and_archive_stays_consistent(tmp_path, s
     res = cli("doctor", env=env)
     assert res.returncode == 0, res.stdout
     got = len(ids(env))
-    assert 0 < got < 520
+    assert 0 < got < n
     res = cli("sync", "--home", str(home), "--format", "json", env=env)  # picks up where it stopped
-    assert res.returncode == 0 and len(ids(env)) == 520
+    assert res.returncode == 0 and len(ids(env)) == n
 
 
 # -- sessions without a conversation ---------------------------------------------------------
