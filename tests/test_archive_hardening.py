@@ -301,8 +301,11 @@ def test_signal_during_sync_is_one_line_and_archive_stays_consistent(tmp_path, s
     n = 3 * BATCH_CONVERSATIONS + 16  # the signal lands after the first batch, with two more to go
     _many_sessions(home, n)
     env = env_for(tmp_path / "data")
+    # as a foreground program gets ^C: a shell runs a background job (a CI runner's
+    # `cmd &`) with SIGINT ignored, which a program keeps, as it should
     proc = subprocess.Popen([sys.executable, "-m", "capsule_capture.cli", "sync", "--home", str(home)],
-                            env={**os.environ, **env}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            env={**os.environ, **env}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     data = tmp_path / "data" / "archive" / "data.mdb"
     deadline = time.time() + 60
     while time.time() < deadline and not (data.exists() and data.stat().st_size > 64_000):
