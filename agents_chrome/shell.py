@@ -254,7 +254,7 @@ def learn_prompt(frames: list[Frame]) -> Learned | None:
             continue
         row = f.lines[y]
         before, after = row.ljust(x)[:x], row[x:]  # rows come right-trimmed
-        if after.strip() and not (not _below_accepted(f) and _rprompt(f)):
+        if after.strip() and (_below_accepted(f) or not _rprompt(f)):
             continue
         if not before.strip() or before[0] == " " or len(before) > 160 or BOX_GLYPHS.match(before.split()[0]):
             continue

@@ -147,9 +147,10 @@ def recall(truth_turns: list[dict], pred_turns: list[dict], drawn: list[str] | l
         # and intersecting would depend on which copy of a repeated word
         # each alignment picks, and count a repeat as lost when it is not)
         want = [words[k] for k in drawn_k]
+        kept = lcs_length(have, want)
         total += len(drawn_k)
-        got += lcs_length(have, want)
-        if VERBOSE and lcs_length(have, want) < len(drawn_k):
+        got += kept
+        if VERBOSE and kept < len(drawn_k):
             match = SequenceMatcher(None, have, want, autojunk=False)
             found = {b.b + x for b in match.get_matching_blocks() for x in range(b.size)}
             print(f"  turn {i} missing:", " ".join(words[k] for j, k in enumerate(drawn_k) if j not in found)[:400])

@@ -84,8 +84,10 @@ def _partial_prompts(turns: list[dict]) -> set[str]:
 
 def _both_ways(cases: list) -> list:
     """Each recording as recorded; every second one of each agent also with
-    its input events stripped (replay reads none, so both ways give the same
-    turns; a third replay of every recording cost CI more than it found)."""
+    its input events stripped (replay reads them only for a frame at Enter,
+    which a pause before the key gives as well, and the scorer's figures were
+    the same both ways on every recording; a third replay of every recording
+    cost CI more than it found)."""
     out, seen = [], {}
     for c in cases:
         cast = c.values[0] if hasattr(c, "values") else c
