@@ -275,7 +275,7 @@ class ClaudeCodeProfile(ChromeProfile):
         for block in blocks:
             marked = _echo_rows(block)
             if marked is not None:
-                key = "".join(c for r in marked for c in r if not c.isspace() and c not in MD_MARKS)
+                key = _markless("".join(marked))
                 self._typed[key] = marked
 
     def _learn_box(self, frame: Frame) -> None:
@@ -296,7 +296,7 @@ class ClaudeCodeProfile(ChromeProfile):
                 return
             rows = [lines[y + 1][2:].rstrip()] + [ln[2:].rstrip() if ln.startswith("  ") else ln.rstrip()
                                                    for ln in lines[y + 2:end]]
-            key = "".join(c for r in rows for c in r if not c.isspace() and c not in MD_MARKS)
+            key = _markless("".join(rows))
             if key and any(c in MD_MARKS for r in rows for c in r):
                 self._boxed[key] = rows
             return
@@ -360,7 +360,7 @@ class ClaudeCodeProfile(ChromeProfile):
         if kind == "tool_result":
             return Turn("tool_result", text)
         if kind == "user":
-            key = "".join(c for c in text if not c.isspace() and c not in MD_MARKS)
+            key = _markless(text)
             # the box as typed first; else the marks the echo's styles stand for
             for rows in (getattr(self, "_boxed", {}).get(key), getattr(self, "_typed", {}).get(key)):
                 typed = _typed_markdown(text, rows) if rows is not None else None
@@ -788,6 +788,12 @@ def _typed_markdown(echo: str, rows: list[str]) -> str | None:
                     break
         out += sep + nxt
     return out
+
+
+def _markless(text: str) -> str:
+    """A prompt's text without markdown marks or spacing: the key under which
+    its echo, its input box and its turn find each other."""
+    return "".join(c for c in text if not c.isspace() and c not in MD_MARKS)
 
 
 def _without_history(frame: Frame) -> Frame:
