@@ -175,7 +175,11 @@ def test_since_yesterday_and_relative(tmp_path):
     from archive.store import Store
     home = tmp_path / "h"
     now = datetime.now(timezone.utc)
-    recent = (now - timedelta(minutes=30)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+    # half an hour ago, but never before local midnight: "today" must hold it
+    # also when the test runs just after midnight
+    midnight = datetime.now().astimezone().replace(hour=0, minute=0, second=0, microsecond=0)
+    recent_at = max(now - timedelta(minutes=30), midnight + (now - midnight) / 2)
+    recent = recent_at.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")
     old = (now - timedelta(days=40)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
     with Store(home / "archive") as store:
         for cid, ts in (("recent0000000001", recent), ("old0000000000001", old)):
