@@ -387,6 +387,7 @@ class Pen:
 
 
 _PENS_MAX = 4096  # distinct attribute sets kept (then all are forgotten)
+_ROWS_SEEN_MAX = 4096  # distinct row snapshots kept to share (then all are forgotten)
 
 
 # Runs of at least this many cells are merged from a cache (a plain loop is
@@ -480,6 +481,8 @@ class VirtualScreen(pyte.Screen):
         self._snap: list[tuple[Char, ...] | None] = []
         self._snap_text: list[str] = []
         self._snap_cols = 0
+        # row snapshots by their text: equal rows are one tuple (see `snapshot_with_text`)
+        self._rows_seen: dict[str, tuple[Char, ...]] = {}
         # One pen per set of attributes drawn with (see `Pen`), and the pen
         # drawn with last.
         self._pens: dict[Char, Pen] = {}
@@ -1542,6 +1545,7 @@ class VirtualScreen(pyte.Screen):
         """`snapshot()` and the rows' text, both kept up to date incrementally."""
         buf, cols, rows = self.buffer, self.columns, self.lines
         snap, texts = self._snap, self._snap_text
+        rows_seen = self._rows_seen
         if len(snap) != rows or self._snap_cols != cols:
             snap = self._snap = [None] * rows
             texts = self._snap_text = [""] * rows
@@ -1553,8 +1557,28 @@ class VirtualScreen(pyte.Screen):
             if y < rows:
                 line = buf.get(y)
                 if line:
-                    cells = snap[y] = row_cells(line, cols)
-                    texts[y] = cells_text(cells)
+                    cells = row_cells(line, cols)
+                    old = snap[y]
+                    # A row redrawn as it was (full-screen TUIs repaint every
+                    # row of every frame), or as another row was (a view
+                    # scrolled by a row), is the tuple it was before: readers
+                    # key their per-row work by the tuple's identity
+                    # (`SpanCache`, the chrome rules' row memos). The cells
+                    # are interned, so comparing is mostly identity tests.
+                    if old is not None and old == cells:
+                        continue
+                    # looked up by text (hashed once; a tuple of cells hashes
+                    # every attribute of every cell): the row last drawn with
+                    # that text, when its cells are the same too
+                    text = cells_text(cells)
+                    got = rows_seen.get(text)
+                    if got is not None and got == cells:
+                        cells = got
+                    else:
+                        if len(rows_seen) >= _ROWS_SEEN_MAX:
+                            rows_seen.clear()
+                        rows_seen[text] = cells
+                    snap[y], texts[y] = cells, text
                 else:
                     snap[y], texts[y] = None, ""
         self.dirty.clear()
