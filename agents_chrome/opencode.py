@@ -61,6 +61,7 @@ PANEL_VERBS = {"wrote": "write", "todos": "todowrite"}
 GRID_CELLS = regex.compile(r"^(?P<ind>\s+)│(?P<cells>(?:[^│]*│){2,})$")
 RULE_ROW = regex.compile(r"^(?P<ind>\s{3,})─{3,}$")
 _BOLD_MEMO_MAX = 8192  # rows remembered by `_bold_marked_memo` (a few screens' worth of distinct rows)
+_ROW_MEMO_MAX = 8192  # rows remembered by `OpenCodeProfile.rows`, the same way
 GRID_BORDER = regex.compile(r"^(?P<ind>\s+)[┌├└][─┬┼┴]+[┐┤┘]$")
 #: the column an answer's text starts at (under the prompt bar's text, like
 #: the turn footer's `▣`), at every width
@@ -75,6 +76,8 @@ def _table_row(text: str) -> str:
     while its answer streams; squeezed, every drawing of a row is the same
     text, and the stitcher sees one table.
     """
+    if "│" not in text and "─" not in text and "┌" not in text and "├" not in text and "└" not in text:
+        return text  # every pattern below needs one of them
     m = GRID_CELLS.match(text)
     if m:
         cells = [c.strip() for c in m.group("cells").split("│")[:-1]]
@@ -144,8 +147,9 @@ def _merge_grid_rows(rows: list[str], seen: dict[tuple[Cells, ...], tuple[Cells,
         group.clear()
 
     for text in rows:
-        m = GRID_CELLS.match(text)
-        if m is None or (group and m.group("ind") != group[0][0]):
+        # a grid row has a bar in it (flushing no group does nothing)
+        m = GRID_CELLS.match(text) if text is not None and "│" in text else None
+        if group and (m is None or m.group("ind") != group[0][0]):
             flush()
         if m is None:
             out.append(text)
@@ -160,30 +164,51 @@ def sidebar_start(frame: Frame) -> int | None:
     cols = frame.columns
     starts: Counter[int] = Counter()
     rows = 0
+    memo = _SIDEBAR_ROWS
     for spans in frame.styles:
         if not spans:
             continue
         rows += 1
-        page_bg = spans[0][3]
-        # the trailing run of spans sharing one background that differs from the page
-        tail = [s for s in spans if s[1] > cols // 2]
-        if not tail or tail[-1][1] < cols:
-            continue
-        bg = tail[-1][3]
-        if bg == page_bg:
-            continue
-        start = tail[-1][0]
-        for s in reversed(tail[:-1]):
-            if s[3] == bg and s[1] == start:
-                start = s[0]
-            else:
-                break
-        if start > cols // 2:
+        # a row's vote depends on its spans and the width alone: an unchanged
+        # row is the very same spans tuple in every frame (`SpanCache`)
+        key = (id(spans), cols)
+        hit = memo.get(key)
+        if hit is not None and hit[0] is spans:
+            start = hit[1]
+        else:
+            start = _sidebar_row(spans, cols)
+            if len(memo) >= _ROW_MEMO_MAX:
+                memo.clear()
+            memo[key] = (spans, start)
+        if start is not None:
             starts[start] += 1
     if not starts or rows == 0:
         return None
     col, n = starts.most_common(1)[0]
     return col if n >= 0.4 * rows else None
+
+
+#: (id(spans), columns) -> (spans, `_sidebar_row`), as `OpenCodeProfile.rows` keeps rows
+_SIDEBAR_ROWS: dict[tuple[int, int], tuple[tuple, int | None]] = {}
+
+
+def _sidebar_row(spans: tuple, cols: int) -> int | None:
+    """Where a row's right-hand panel begins, when it has one (`sidebar_start`)."""
+    page_bg = spans[0][3]
+    # the trailing run of spans sharing one background that differs from the page
+    tail = [s for s in spans if s[1] > cols // 2]
+    if not tail or tail[-1][1] < cols:
+        return None
+    bg = tail[-1][3]
+    if bg == page_bg:
+        return None
+    start = tail[-1][0]
+    for s in reversed(tail[:-1]):
+        if s[3] == bg and s[1] == start:
+            start = s[0]
+        else:
+            break
+    return start if start > cols // 2 else None
 
 
 def _box_end(spans: list, first: tuple) -> int:
@@ -218,28 +243,46 @@ def inset_panel(frame: Frame) -> tuple[int, int, int, int] | None:
     margin = max(4, cols // 12)
     best: tuple[int, int, int, int] | None = None
     run_start, run_key = None, None
+    memo = _PANEL_ROWS
     for y in range(len(frame.lines) + 1):
         key = None
         if y < len(frame.lines):
             spans = frame.styles[y]
-            page = spans[0][3] if spans else None
-            for s in spans:
-                # the first span that opens a box wide enough and clear of
-                # the right edge: a tool panel's own background may run
-                # under the dialog's left edge on some rows
-                if s[3] == page or s[0] < margin:
-                    continue
-                end = _box_end(spans, s)
-                wide = end - s[0] >= cols // 3 or (end - s[0] >= DIALOG_MIN_WIDTH
-                                                   and abs(s[0] - (cols - end)) <= margin)
-                if wide and cols - end >= margin:
-                    key = (s[0], end, s[3])
-                    break
+            # the same spans tuple in every frame while the row is unchanged
+            hit = memo.get((id(spans), cols))
+            if hit is not None and hit[0] is spans:
+                key = hit[1]
+            else:
+                key = _panel_row(spans, cols, margin)
+                if len(memo) >= _ROW_MEMO_MAX:
+                    memo.clear()
+                memo[(id(spans), cols)] = (spans, key)
         if key != run_key:
             if run_key is not None and run_start is not None and y - run_start >= 3:
                 best = (run_start, y, run_key[0], run_key[1])
             run_start, run_key = y, key
     return best
+
+
+#: (id(spans), columns) -> (spans, `_panel_row`), as `sidebar_start` keeps rows
+_PANEL_ROWS: dict[tuple[int, int], tuple[tuple, tuple[int, int, str] | None]] = {}
+
+
+def _panel_row(spans: tuple, cols: int, margin: int) -> tuple[int, int, str] | None:
+    """(left, right, background) of the dialog box a row shows, if any (`inset_panel`)."""
+    page = spans[0][3] if spans else None
+    for s in spans:
+        # the first span that opens a box wide enough and clear of
+        # the right edge: a tool panel's own background may run
+        # under the dialog's left edge on some rows
+        if s[3] == page or s[0] < margin:
+            continue
+        end = _box_end(spans, s)
+        wide = end - s[0] >= cols // 3 or (end - s[0] >= DIALOG_MIN_WIDTH
+                                           and abs(s[0] - (cols - end)) <= margin)
+        if wide and cols - end >= margin:
+            return (s[0], end, s[3])
+    return None
 
 
 def answer_body(text: str) -> str:
@@ -612,18 +655,29 @@ class OpenCodeProfile(ChromeProfile):
         cuts = [c for c in (getattr(self, "_own_sidebar", {}).get(id(frame)),
                             getattr(self, "_sidebar", {}).get(frame.columns)) if c is not None]
         cut = min(cuts) if cuts else None
+        # A row's reading depends on nothing but its cells, text and cut: an
+        # unchanged row is the very same cell tuple in every frame, so it is
+        # read once, not once per frame (and `rows` runs twice per frame).
+        # Keyed by identity; the entry holds the tuple so its id stays its own.
+        memo = self.__dict__.get("_row_memo")
+        if memo is None:
+            memo = self._row_memo = {}
+        grid = frame.cells
         out = []
         for y, text in enumerate(frame.lines):
-            if cut is not None:
-                text = _crop(frame, y, text, cut)
-            if BAR in text[:4] and frame.cells and frame.cells[y] is not None:
-                x = text.index(BAR)
-                cells = frame.cells[y]
-                if x < len(cells) and cells[x].fg == cells[0].bg:
-                    text = text[:x] + "│" + text[x + 1:]
-            elif frame.cells and frame.cells[y] is not None and "*" not in text:
-                text = self._bold_marked_memo(frame, y, text, cut)
-            out.append(drop_vs16_shadow(text).rstrip())
+            cells = grid[y] if grid and y < len(grid) else None
+            if cells is not None:
+                key = (id(cells), text, cut)
+                hit = memo.get(key)
+                if hit is not None and hit[0] is cells:
+                    out.append(hit[1])
+                    continue
+            row = self._row(frame, y, text, cut)
+            if cells is not None:
+                if len(memo) >= _ROW_MEMO_MAX:
+                    memo.clear()
+                memo[key] = (cells, row)
+            out.append(row)
         vp = self.viewport(frame)
         end = vp[1] if vp is not None else len(out)
         # A table row drawn over several screen rows becomes one; the rows it
@@ -632,6 +686,20 @@ class OpenCodeProfile(ChromeProfile):
         seen = getattr(self, "_grid_seen", None)
         conv = [r if r is None else _table_row(r) for r in _merge_grid_rows(out[:end], seen)]
         return conv + [""] * (end - len(conv)) + [_table_row(r) for r in out[end:]]
+
+    def _row(self, frame: Frame, y: int, text: str, cut: int | None) -> str:
+        """Row `y` as the rules see it: cropped at the sidebar, the prompt bar
+        told from a box edge, bold words marked."""
+        if cut is not None:
+            text = _crop(frame, y, text, cut)
+        if BAR in text[:4] and frame.cells and frame.cells[y] is not None:
+            x = text.index(BAR)
+            cells = frame.cells[y]
+            if x < len(cells) and cells[x].fg == cells[0].bg:
+                text = text[:x] + "│" + text[x + 1:]
+        elif frame.cells and frame.cells[y] is not None and "*" not in text:
+            text = self._bold_marked_memo(frame, y, text, cut)
+        return drop_vs16_shadow(text).rstrip()
 
     def _bold_marked_memo(self, frame: Frame, y: int, text: str, cut: int | None) -> str:
         """`_bold_marked`, worked out once per row snapshot: an unchanged row is
