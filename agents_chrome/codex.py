@@ -125,6 +125,13 @@ def _row_memo(kind: str, cells: tuple, extra: object, work: Callable[[], _T]) ->
     return got
 
 
+def _wide_bold_of(ln: str, spans: tuple) -> str | None:
+    """`_marked_wide_bold` of a row with a bold or coloured span; None for a row without."""
+    if not any(sp[4] & FLAG_BOLD or sp[2] != "default" for sp in spans):
+        return None
+    return _marked_wide_bold(ln, spans)
+
+
 def _card_bg(frame: Frame, y: int) -> str | None:
     """The row's background when it is a card row (one background across the width)."""
     cells = frame.cells[y] if y < len(frame.cells) else None
@@ -363,18 +370,24 @@ class CodexProfile(ChromeProfile):
         (see _marked_wide_bold), remembered by their text for make_turn: the
         stitched and scrolled rows keep no styles."""
         styles = frame.styles
+        grid = frame.cells
         for y, ln in enumerate(frame.lines):
-            if ln.isascii() or y >= len(styles) or not any(sp[4] & FLAG_BOLD or sp[2] != "default"
-                                                           for sp in styles[y]):
+            if ln.isascii() or y >= len(styles):
                 continue
+            cells = grid[y] if y < len(grid) else None
+            if cells is None:
+                if not any(sp[4] & FLAG_BOLD or sp[2] != "default" for sp in styles[y]):
+                    continue
+                marked = _marked_wide_bold(ln, styles[y])
+            else:
+                # once per row snapshot (its styles and marks): a row without
+                # CJK bold is asked again every frame
+                marked = _row_memo("wb", cells, ln, lambda: _wide_bold_of(ln, styles[y]))
+                if marked is None:
+                    continue
             key = ln.strip()
             if key in self._wide_bold:
                 continue
-            cells = frame.cells[y] if y < len(frame.cells) else None
-            if cells is None:
-                marked = _marked_wide_bold(ln, styles[y])
-            else:  # once per row snapshot: a row without CJK bold is asked again every frame
-                marked = _row_memo("wb", cells, ln, lambda: _marked_wide_bold(ln, styles[y]))
             if marked != ln:
                 self._wide_bold[key] = marked.strip()
 
