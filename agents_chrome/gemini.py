@@ -118,6 +118,7 @@ class GeminiProfile(ChromeProfile):
         self._inputs: list[tuple[float, str]] = []
         self._code_rows: dict[str, str] = {}
         self._accent: str | None = None
+        self._before_accent: list[tuple] = []
         self._code_seen: dict[int, object] = {}
         self._code_phrases: set[tuple[str, str, str]] = set()
         return _fold_reprints(_fold_alt_reprint(super().transcript(self._watch_input(frames))))
@@ -167,8 +168,20 @@ class GeminiProfile(ChromeProfile):
         if not ln.strip():
             return
         if ln.startswith("✦ ") and row_spans and row_spans[0][0] == 0 and row_spans[0][2] != "default":
+            first = self._accent is None
             self._accent = row_spans[0][2]
-        if self._accent is None or not any(sp[2] == self._accent for sp in row_spans):
+            if first:
+                # rows drawn before any `✦` was seen with its colour (which
+                # rows a frame catches depends on the pauses): read them now
+                early, self._before_accent = self._before_accent, []
+                for args in early:
+                    self._learn_code_row(*args)
+        if self._accent is None:
+            if len(self._before_accent) < _EARLY_ROWS and any(sp[2] != "default" and sp[3] == "default"
+                                                               for sp in row_spans):
+                self._before_accent.append((ln, row_spans, rows, styles, y))
+            return
+        if not any(sp[2] == self._accent for sp in row_spans):
             return
         marked = _marked_code_row(ln, row_spans, self._accent)
         if marked is not None and not _in_code_block(rows, styles, y):
@@ -221,6 +234,7 @@ class GeminiProfile(ChromeProfile):
         _label_bare_tools(labeled)
         _open_unmarked_answers(labeled)
         _strip_gutters(labeled)
+        _drop_stale_live_copies(labeled)
         return labeled
 
     def make_turn(self, kind: str, text: str, members: list[Labeled]) -> Turn | list[Turn] | None:
@@ -249,6 +263,8 @@ class GeminiProfile(ChromeProfile):
         return Turn(kind, text)
 
 
+#: rows in colour kept while the accent colour is not known yet
+_EARLY_ROWS = 2000
 #: context kept on each side of a code run (characters, cut at a word boundary)
 _PHRASE_CONTEXT = 24
 #: a phrase shorter than this (context and code) is too common to mark by
@@ -698,6 +714,95 @@ def _open_unmarked_answers(labeled: list[Labeled]) -> None:
             in_prompt = False
         elif lb.kind != "chrome":
             in_prompt = False
+
+
+#: rules of the live area's chrome (under the answer being written)
+_LIVE_CHROME = frozenset({"thinking-spinner", "braille-spinner", "interrupt-hint", "footer", "rule", "rule-line",
+                          "placeholder", "yolo", "live-fragment"})
+#: the footer's hint, whose head a narrowing can leave alone on a row
+_SHORTCUTS_HINT = "? for shortcuts"
+#: kinds that end an answer (its `✦` rows and their continuation are one stretch)
+_ANSWER_ENDS = ("user", "system", "tool_call", "tool_result", "thinking")
+
+
+def _drop_stale_live_copies(labeled: list[Labeled]) -> None:
+    """Inline, Ink erases its live area (the answer being written, the
+    spinner, the footer) by going up as many rows as it drew. A narrowing
+    window reflows those rows (a full-width rule or footer takes two rows),
+    so after a resize mid-answer Ink erases too few and what it drew before
+    stays in the scrollback: the answer as far as it had streamed (its last
+    row cut anywhere: `- Ga`), with bits of the spinner and footer, one such
+    copy per resize of a drag, then the answer drawn again, whole.
+
+    Within an answer that has the live area's chrome in its history, or its
+    `✦` row twice (the marks of such a resize), a run of answer rows that the rows right after
+    it (past blank and chrome rows) repeat and go on from, compared without
+    spaces (the reflow cut rows at other places), is such a copy and goes
+    as chrome (after the chrome's pieces on rows of their own are known:
+    _label_live_fragments)."""
+    n, i = len(labeled), 0
+    while i < n:
+        if labeled[i].kind != "assistant":
+            i += 1
+            continue
+        end = next((k for k in range(i + 1, n) if labeled[k].kind in _ANSWER_ENDS), n)
+        if any(lb.rule in _LIVE_CHROME for lb in labeled[i:end]) or _marker_repeated(labeled[i:end]):
+            _label_live_fragments(labeled[i:end])
+            _drop_prefix_copies(labeled[i:end])
+        i = end
+
+
+def _marker_repeated(answer: list[Labeled]) -> bool:
+    """A `✦` row drawn again further down the same answer (no prompt or tool
+    between): the live area was left behind whole, its marker row with it."""
+    heads = ["".join(lb.line.text.split()) for lb in answer if lb.kind == "assistant"]
+    return any(b.startswith(a) for k, a in enumerate(heads) for b in heads[k + 1:])
+
+
+def _label_live_fragments(answer: list[Labeled]) -> None:
+    """In a disturbed answer, the pieces of the live area's chrome that the
+    reflow put on rows of their own: the autowrapped tail of a chrome row
+    (`shortcuts` under a spinner row ending `? for`), and the head of the
+    footer's right-aligned hint alone on a row (`?`, `? for`), wrapped or
+    far from the answer's indent."""
+    prev: Labeled | None = None
+    for lb in answer:
+        text = lb.line.text.strip()
+        indent = len(lb.line.text) - len(lb.line.text.lstrip())
+        if lb.kind == "cont" and prev is not None and prev.line.wrapped and prev.rule in _LIVE_CHROME:
+            lb.kind, lb.rule, lb.body = "chrome", "live-fragment", ""
+        elif lb.kind == "cont" and text and _SHORTCUTS_HINT.startswith(text) and (lb.line.wrapped or indent >= 8):
+            lb.kind, lb.rule, lb.body = "chrome", "live-fragment", ""
+        prev = lb
+
+
+def _drop_prefix_copies(answer: list[Labeled]) -> None:
+    """_drop_stale_live_copies for one disturbed answer's rows."""
+    rows = [lb for lb in answer if lb.kind in ("assistant", "cont") and lb.line.text.strip()]
+    keys = ["".join(lb.line.text.split()) for lb in rows]
+
+    def layout() -> tuple[str, list[int]]:
+        at = [0]
+        for k in keys:
+            at.append(at[-1] + len(k))
+        return "".join(keys), at
+
+    full, at = layout()
+    i = 0
+    while i < len(rows) - 1:
+        # the longest run of rows ending at i that the rows after it open with
+        # (whole: the rows after must reach past the run's end)
+        cut = at[i + 1]
+        start = next((s for s in range(i + 1) if cut - at[s] <= len(full) - cut
+                      and full.startswith(full[at[s]:cut], cut)), None)
+        if start is None:
+            i += 1
+            continue
+        for lb in rows[start:i + 1]:
+            lb.kind, lb.rule, lb.body = "chrome", "stale-live-copy", ""
+        del rows[start:i + 1], keys[start:i + 1]
+        full, at = layout()
+        i = start
 
 
 def _strip_gutters(labeled: list[Labeled]) -> None:
