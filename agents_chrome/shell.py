@@ -15,8 +15,9 @@ Structure used, never words:
   a *run*: the command typed there and everything until the next prompt.
 - A run belongs to an agent when its command names one (`registry.from_command`),
   or when what it drew after its prompt row (new main-screen rows, alternate
-  screen) shows an agent's screen signature. Text still visible from
-  earlier runs is not looked at: an exited agent's last screen must not
+  screen) shows an agent's screen signature, or when it brings a stopped
+  job back (`fg` after Ctrl+Z: the latest agent run is the job). Text still
+  visible from earlier runs is not looked at: an exited agent's last screen must not
   claim the `ls` typed after it.
 - An agent run's frames go to that agent's profile with the shell's rows
   (everything at or above its prompt row, and the next prompt row and
@@ -193,8 +194,13 @@ def _accepted_rprompt(frame: Frame) -> str:
     top = prompt_row(frame)
     if top >= len(frame.lines) or top != frame.cursor[1] - 1 or _continues(frame, top):
         return ""
-    row = frame.lines[top]
-    if len(row) < frame.columns - 1:
+    return _row_rprompt(frame.lines[top], frame.columns)
+
+
+def _row_rprompt(row: str, columns: int) -> str:
+    """A one-row line's right prompt: its last word group, set apart by a wide gap
+    (4+ spaces), ending at the right edge."""
+    if len(row) < columns - 1:
         return ""
     m = regex.search(r"\S {4,}(?P<r>\S(?:\S| (?! ))*)$", row)
     return m.group("r") if m else ""
@@ -232,16 +238,22 @@ def learn_prompt(frames: list[Frame]) -> Learned | None:
     later prompts (`_learned_input`; the directory and the git part change
     from prompt to prompt). A log without timing shows each line only once
     typed: there the prompt is what the first lines share, up to a space."""
-    rows: list[tuple[int, str]] = []
-    total = 0
-    for f in frames[:LEARN_FRAMES]:
+    rows: list[tuple[int, str, str | None]] = []
+    total = looked = 0
+    for f in frames:
         total += len(f.scrolled)
         if f.alternate:
+            continue  # a full-screen program run at the prompt (a pager): the shell comes back after it
+        looked += 1
+        if looked > LEARN_FRAMES:
             break
         if not any(t.strip() for t in f.lines):
             continue
-        if shell_input(f) is not None:
-            return None  # a prompt PROMPT knows
+        si = shell_input(f)
+        if si is not None and not si[1]:
+            return None  # waiting at a prompt PROMPT knows
+        if si is not None and not _below_accepted(f):
+            continue  # a line being typed: PROMPT may have stopped inside it (`printf '%3d%% '`)
         x, y = f.cursor
         if _below_accepted(f):
             # the line the editor accepted (the only frame a command typed with no
@@ -262,18 +274,21 @@ def learn_prompt(frames: list[Frame]) -> Learned | None:
             continue
         if not rows and before.endswith(" ") and not _below_accepted(f):
             return Learned(before.split()[0])
+        known = si[0] if si is not None else None
         if not rows or rows[-1][0] != total + y:
-            rows.append((total + y, before))
+            rows.append((total + y, before, known))
         elif len(before) > len(rows[-1][1]):
-            rows[-1] = (total + y, before)
+            rows[-1] = (total + y, before, known)
         if len(rows) >= 3:
             break
     if len(rows) < 2:
         return None
-    shared = os.path.commonprefix([t for _, t in rows])
+    if all(k is not None and k == rows[0][2] for _, _, k in rows):
+        return None  # the accepted lines all open with the same prompt PROMPT knows
+    shared = os.path.commonprefix([t for _, t, _ in rows])
     shared = shared[:shared.rfind(" ") + 1]
     words = shared.split()
-    if not words or any(not t.startswith(words[0] + " ") for _, t in rows):
+    if not words or any(not t.startswith(words[0] + " ") for _, t, _ in rows):
         return None
     return Learned(words[0], shared)
 
@@ -314,6 +329,15 @@ def _learned_input(frame: Frame, learned: Learned, open_prompt: str | None) -> t
     if not before.endswith(" "):
         return None
     return before, ""
+
+
+def _opens_learned(frame: Frame, learned: Learned) -> bool:
+    """The line the frame is at opens with the learned prompt: PROMPT's reading of
+    it would stop at a `$ `, `% ` or `# ` inside what was typed."""
+    if frame.alternate:
+        return False
+    top = prompt_row(frame)
+    return 0 <= top < len(frame.lines) and frame.lines[top].startswith(learned.prompt or learned.mark + " ")
 
 
 def _relaid(prev: Frame, f: Frame) -> bool:
@@ -393,7 +417,9 @@ def find_runs(frames: list[Frame], hist: list[int] | None = None, learned: Learn
                 for j in range(k, len(hist)):
                     hist[j] += d
         _plain_prompts(f, k, hist[k], runs)
-        si = shell_input(f)
+        si = None
+        if learned is None or not _opens_learned(f, learned):
+            si = shell_input(f)
         if si is None and learned is not None:
             last = runs[-1] if runs else None
             same = last is not None and last.prompt_abs == hist[k] + prompt_row(f)
@@ -407,6 +433,7 @@ def find_runs(frames: list[Frame], hist: list[int] | None = None, learned: Learn
                 # the latest right prompt: zsh draws it anew on a resize (`%*` shows a new time)
                 runs[-1].rprompt = _rprompt(f) or runs[-1].rprompt
             continue
+        _skipped_prompts(f, k, hist[k], runs, si[0], row_abs)
         if not runs and k > 0:
             runs.append(Run(0, None))
         runs.append(Run(k, row_abs, si[0], si[1], rprompt=_rprompt(f)))
@@ -416,6 +443,29 @@ def find_runs(frames: list[Frame], hist: list[int] | None = None, learned: Learn
             r.command = _submitted(frames, hist, r) or r.command
     _mark_heads(frames, hist, runs)
     return runs
+
+
+def _skipped_prompts(f: Frame, k: int, base: int, runs: list[Run], prompt: str, row_abs: int) -> None:
+    """Runs for prompt rows no frame waited at, above a new prompt row: with no
+    pauses the next prompt (and what is typed there) comes in the same frame as
+    the line before it was accepted, and a line editor that draws a suggestion
+    after the cursor (fish's autosuggestion) shows no frame idle at it either.
+    A row between the last run's row and the new one that opens with the very
+    same prompt (a user, host or directory in it, not a bare `$ `) is a prompt
+    the shell drew: its run opens there, in order."""
+    if len(prompt.strip()) < 3 or f.alternate:
+        return
+    last = next((r.prompt_abs for r in reversed(runs) if r.prompt_abs is not None), -1)
+    for y in range(max(0, last + 1 - base), min(row_abs - base, len(f.lines))):
+        if y > 0 and _continues(f, y - 1):
+            continue
+        row = f.lines[y]
+        if not row.startswith(prompt):
+            continue
+        rp = _row_rprompt(row, f.columns)
+        if not runs and k > 0:
+            runs.append(Run(0, None))
+        runs.append(Run(k, base + y, prompt, _cut_rprompt(row, rp)[len(prompt):].rstrip(), rprompt=rp))
 
 
 def _plain_prompts(f: Frame, k: int, base: int, runs: list[Run]) -> None:
@@ -593,20 +643,31 @@ def typed_agent(command: str) -> str | None:
     return registry.from_command(os.path.basename(exe)) if exe else None
 
 
+#: a shell's job-control word that brings a stopped job back to the terminal (`fg`,
+#: `fg %1`, bash's and zsh's bare `%1`): the agent suspended with Ctrl+Z resumes
+JOB_RESUME = regex.compile(r"^(?:fg(?:\s+%?\S*)?|%\S*)$")
+
+
 def classify(frames: list[Frame], runs: list[Run], hist: list[int] | None = None) -> None:
     hist = hist if hist is not None else _absolute(frames)
+    last_agent: str | None = None
     for i, r in enumerate(runs):
         if r.prompt_abs is None:
             continue
         new = _new_text(frames, hist, r, _top(runs[i + 1]) if i + 1 < len(runs) else None)
         seen = registry.from_screen(new)
         named = typed_agent(r.command) if r.command else None
+        if named is None and last_agent and JOB_RESUME.match(r.command.strip()):
+            # a job brought back (Ctrl+Z stopped it): an agent redraws only its input box and
+            # footer, with no banner to know it by; the latest agent run is the job
+            named = last_agent
         if named and named != seen:
             # `codex` that printed "command not found" is a shell command
             alt = any(frames[k].alternate for k in range(r.start, r.end))
             if not alt and sum(1 for t in new if t.strip()) < MIN_AGENT_ROWS:
                 named = None
         r.agent = named or seen
+        last_agent = r.agent or last_agent
 
 
 def _blank_outside(frame: Frame, base: int, lo: int | None, hi: int | None) -> Frame:

@@ -43,6 +43,9 @@ CASES += [RECORDINGS / "gemini" / "h6-sh-gem-dash-resize-76x22"]
 CASES += [RECORDINGS / "opencode" / "h9-sh-oc-zsh-rprompt-104x31", RECORDINGS / "claude-code" / "h9-sh-cc-vi-newline-86x27"]
 # A SIGKILLed agent: bash's `Killed` is told from the agent by the bytes' order (h6 crash case).
 CASES += [RECORDINGS / "claude-code" / "h6-sh-cc-rprompt-crash-150x44"]
+# A prompt no rule knows under a first command holding `%% `, an agent stopped with Ctrl+Z and
+# brought back with `fg` (h10); fish, whose autosuggestion leaves no frame idle at its prompt (h5).
+CASES += [RECORDINGS / "codex" / "h10-sh-codex-suspend-61x20", RECORDINGS / "codex" / "h5-sh-codex-fish-110x32"]
 # Full-screen Textual (Vibe): which folded tool calls belong to a turn is told by frame order.
 CASES += [RECORDINGS / "vibe" / "r3-vibe-long-a-100x30"]
 # Claude Code's inline renderer with Ctrl+O's detailed transcript drawn over the conversation,

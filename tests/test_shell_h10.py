@@ -1,0 +1,106 @@
+"""Shells around agents, round h10: an agent suspended with Ctrl+Z and brought
+back with `fg`, a prompt no rule knows read with no pauses, fish's lines
+accepted with no frame at their prompt. All on the recordings' real bytes
+through the real CLI / replay functions.
+
+- `fg` brings a stopped agent back: Codex redraws only its input box and
+  footer, no banner, so nothing on screen names it. The latest agent run is
+  the job: its turns are the agent's (before: the fourth prompt and its answer
+  were read as shell output, user_exact 0.75, turns 3 of 4).
+- A prompt no rule knows (`wharf:proj ▸ `) under a first command holding
+  `%% `: with no pauses the first frame shows the line already typed and
+  PROMPT stopped at the `% ` inside it; every shell turn after it was lost
+  (23 turns -> 13). The prompt is learned from what the accepted lines share.
+- fish draws its autosuggestion after the cursor, so no frame is idle at a
+  prompt; with no pauses the next prompt comes in the same frame as the line
+  before: a row above the new prompt opening with the very same prompt is a
+  run of its own (h5's `ls src` and its output were lost).
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from agents_chrome import shell
+from screen.frames import iter_frames
+from screen.rawlog import open_recording
+from tests.conftest import RECORDINGS, replay_json
+from tests.test_timing import retime, turns_of
+
+SUSPEND = RECORDINGS / "codex" / "h10-sh-codex-suspend-61x20"
+FISH = RECORDINGS / "codex" / "h5-sh-codex-fish-110x32"
+#: no pauses, events cut up; no pauses, events merged (the timing probe's two ways)
+NO_PAUSES = [(0.001, 0.8, 0.0), (0.0, 0.0, 0.95)]
+
+
+def _turns(case: Path, screen_only: bool = False) -> list[dict]:
+    return replay_json(case / "session.cast", case.parent.name, screen_only)["turns"]
+
+
+def _meta(case: Path) -> dict:
+    return json.loads((case / "meta.json").read_text(encoding="utf-8"))
+
+
+def _truth(case: Path) -> dict:
+    return json.loads((case / "truth.json").read_text(encoding="utf-8"))
+
+
+def _frames(cast: Path) -> list:
+    with open_recording(cast) as reader:
+        return list(iter_frames(reader))
+
+
+@pytest.mark.parametrize("screen_only", [False, True], ids=["as-recorded", "screen-only"])
+def test_a_resumed_agent_keeps_its_turns(screen_only):
+    """Four prompts, the last typed after Ctrl+Z, `jobs` and `fg`: four user
+    turns, exactly as typed; the shell turns hold no prompt or answer of it."""
+    truth = _truth(SUSPEND)
+    turns = _turns(SUSPEND, screen_only)
+    want = [t["text"] for t in truth["turns"] if t["role"] == "user"]
+    assert [t["text"] for t in turns if t["role"] == "user"] == want
+    last = truth["turns"][-1]["text"].replace("`", "")
+    assert [t for t in turns if t["role"] == "assistant"][-1]["text"].replace("\n", " ") == last
+    for t in turns:
+        if t["role"] == "system":
+            assert "›" not in t["text"] and want[-1] not in t["text"], t
+
+
+def test_fg_opens_the_agents_stretch_and_jobs_stays_the_shells():
+    """The `fg` run is the agent's; `jobs` (which names the stopped agent) is not."""
+    frames = _frames(SUSPEND / "session.cast")
+    hist = shell._absolute(frames)
+    runs = shell.find_runs(frames, hist, shell.learn_prompt(frames))
+    shell.classify(frames, runs, hist)
+    got = [(r.command, r.agent) for r in runs if r.prompt_abs is not None]
+    typed = _meta(SUSPEND)["shell"]["typed_at_shell"]
+    assert [c for c, _ in got] == typed
+    agents = {c: a for c, a in got}
+    assert agents["codex --no-alt-screen"] == agents["fg"] == "codex"
+    assert agents["jobs"] is None and agents["date -u +%A"] is None
+
+
+@pytest.mark.parametrize("params", NO_PAUSES, ids=["cut", "merged"])
+def test_a_learned_prompt_is_found_with_no_pauses(params, tmp_path):
+    """The first line typed holds `%3d%% `: read with no pauses, the prompt is
+    still the one every prompt row opens with, and the turns are the same."""
+    fast = tmp_path / "session.cast"
+    retime(SUSPEND / "session.cast", fast, 0, *params)
+    learned = shell.learn_prompt(_frames(fast))
+    assert learned is not None and learned.prompt == _meta(SUSPEND)["shell"]["prompt_rendered"]
+    assert turns_of(fast, "codex") == turns_of(SUSPEND / "session.cast", "codex")
+
+
+@pytest.mark.parametrize("params", NO_PAUSES, ids=["cut", "merged"])
+def test_fish_lines_accepted_with_no_frame_at_their_prompt(params, tmp_path):
+    """h5's fish: every line typed at the prompt opens a shell turn of its own
+    with no pauses too, with its output and without the right prompt."""
+    fast = tmp_path / "session.cast"
+    retime(FISH / "session.cast", fast, 0, *params)
+    got = turns_of(fast, "codex")
+    assert got == turns_of(FISH / "session.cast", "codex")
+    prompt = _meta(FISH)["shell"]["prompt_rendered"][0]
+    rows = [text.split("\n") for role, text, name in got if role == "system" and name == "shell"]
+    assert [r[0][len(prompt):] for r in rows] == _meta(FISH)["shell"]["typed_at_shell"]
+    assert rows[0][1:] == ["app.py  util.py"]
