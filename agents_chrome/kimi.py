@@ -26,7 +26,9 @@ Screen anatomy:
 Rows are hard-wrapped at the terminal width, even mid-word, and the
 continuation row is indented like the block (two columns under a bullet,
 none under a prompt): a row that reaches the last column is joined with
-the next one before any rule sees it.
+the next one before any rule sees it. A cut that falls on a space drops
+it: at the last column the row ends one short (`…then set` at 59 of 60),
+right after it the row is full and the next opens with the next word.
 """
 from __future__ import annotations
 
@@ -203,6 +205,31 @@ def _lost_space(left: str, right: str, lexicon: dict[str, int]) -> bool:
             and not any(len(w) > len(rw) and w.endswith(rw) for w in lexicon))
 
 
+def _lost_space_in_row(left: str, right: str, lexicon: dict[str, int]) -> bool:
+    """`_lost_space` at the fold of an answer's row (not a table cell's):
+    also when the left half is drawn nowhere but at this fold. Rich folds a
+    paragraph row at the width by character and skips a space that falls
+    on the fold; the drawing is the same for `project|is` (a space skipped)
+    and `headl|and` (a word cut), so the session's words decide: a left half
+    of four letters or more that is no word of the session and starts none
+    (a cut word's head starts the whole word when that is drawn elsewhere),
+    before a right half the session draws as a word at least twice, was a
+    word of its own. A table's narrow column cuts words far more often than
+    a row does (`exposed headl|and` in a 13-cell column), so a cell's fold
+    keeps to `_lost_space`."""
+    if _lost_space(left, right, lexicon):
+        return True
+    a, b = WORD_END.search(left), WORD_START.match(right)
+    if not a or not b or right[:1].isspace() or not (a.group(1).isascii() and b.group(1).isascii()):
+        return False
+    lw, rw = a.group(1).lower(), b.group(1).lower()
+    if lexicon.get(lw + rw, 0) > 0 or lexicon.get(lw, 0) > 0 or len(lw) < 4:
+        return False
+    if len(rw) < 2 or lexicon.get(rw, 0) < 2:
+        return False
+    return not any(len(w) > len(lw) and w.startswith(lw) for w in lexicon)
+
+
 def join_wrapped(lines: list[KLine]) -> list[KLine]:
     """Join rows that were hard-wrapped at the terminal width.
 
@@ -228,26 +255,39 @@ def join_wrapped(lines: list[KLine]) -> list[KLine]:
         head = nxt.text.lstrip(" ")[:1]
         return bool(head) and _cells(head) == 2 and _cut_at(n + 1, ln)
 
+    def space_cut(row: str, ln: KLine, nxt: KLine, hang: int) -> bool:
+        """Rich cut the row right after a word and dropped the space that
+        fell in the last column: a row one short of a width it was cut at,
+        ending in a letter, and the next row opening with a letter at the
+        block's hanging indent (a code row keeps its own indent)."""
+        body = nxt.text[hang:]
+        return (bool(ln.width) and _cut_at(_cells(row) + 1, ln) and row[-1:].isalpha() and _cells(row[-1:]) == 1
+                and nxt.text[:hang].strip() == "" and body[:1].isalpha() and _cells(body[:1]) == 1)
+
     while i < len(lines):
         cur = lines[i]
         text, row = cur.text, cur.text
         m = HANG.match(text)
         hang = _cells(m.group("sp") + (m.group("mk") or ""))
-        while (i + 1 < len(lines) and full(row, lines[i], lines[i + 1])
+        while (i + 1 < len(lines)
+               and (full(row, lines[i], lines[i + 1]) or space_cut(row, lines[i], lines[i + 1], hang))
                and row.rstrip()[-1:] not in BOX_EDGE and not RULE_ROW.match(row)
                and lines[i + 1].text.strip() and _same_flow(lines[i], lines[i + 1])
                and not PROMPT_ECHO.match(lines[i + 1].text)):
+            spaced = not full(row, lines[i], lines[i + 1])
             row = lines[i + 1].text
             bar = QUOTE.match(row)
-            if bar and QUOTE_HEAD.match(cur.text):
+            if spaced:
+                text += " " + row[hang:]
+            elif bar and QUOTE_HEAD.match(cur.text):
                 rest = row[bar.end():]
                 a, b = WORD_END.search(text), WORD_START.match(rest)
                 halves = bool(a and b and min(len(a.group(1)), len(b.group(1))) >= 2)
-                text += (" " if halves and _lost_space(text, rest, lexicon) else "") + rest
+                text += (" " if halves and _lost_space_in_row(text, rest, lexicon) else "") + rest
             else:
                 lead = len(row) - len(row.lstrip(" "))
                 nxt = row[min(hang, lead):]
-                text += (" " if lead <= hang and _lost_space(text, nxt, lexicon) else "") + nxt
+                text += (" " if lead <= hang and _lost_space_in_row(text, nxt, lexicon) else "") + nxt
             i += 1
         out.append(KLine(text, cur.time, cur.source, cur.block, cur.width, False, cur.seen, cur.thinking,
                          cur.slash, cur.order, cur.drawn))
