@@ -19,7 +19,7 @@ Screen anatomy:
 from __future__ import annotations
 
 import dataclasses
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 import regex
 from wcwidth import wcswidth, wcwidth
@@ -224,7 +224,7 @@ class ClaudeCodeProfile(ChromeProfile):
                 repainting = f.alternate
             size = (f.columns, f.rows)
             if f.alternate:
-                top = self._input_box_top(f.lines)
+                top = self._frame_box_top(f)
                 if top is not None and len(f.lines[top].rstrip()) < f.columns - 1:
                     continue
                 if repainting:
@@ -258,25 +258,32 @@ class ClaudeCodeProfile(ChromeProfile):
         that scrolled off since the last frame and the rows on this one
         (which rows a frame caught depends on the pauses, this does not),
         and kept by its text without marks and spacing for make_turn."""
-        rows: list[tuple[str, tuple]] = []
         gone = frame.scrolled_lines
-        if gone and len(gone) == len(frame.scrolled):
-            rows = [(h.text, tuple(h.spans)) for h in gone]
-        first = next((y for y, (t, _s) in enumerate(rows) if t.startswith("❯ ")), None)
+        hist = gone if gone and len(gone) == len(frame.scrolled) else []
+        texts = [h.text for h in hist]
+        top = len(texts)
+        first = next((y for y, t in enumerate(texts) if t.startswith("❯ ")), None)
         if frame.cells:
             if first is None:
-                first = next((len(rows) + y for y, ln in enumerate(frame.lines) if ln.startswith("❯ ")), None)
+                first = next((top + y for y, ln in enumerate(frame.lines) if ln.startswith("❯ ")), None)
             if first is not None:
-                styles = frame.styles
-                top = len(rows)
-                rows += [(ln, tuple(styles[y]) if top + y >= first else ())
-                         for y, ln in enumerate(frame.lines)]
-        blocks = _echo_blocks(rows) if first is not None else []
-        for block in blocks:
-            marked = _echo_rows(block)
-            if marked is not None:
-                key = _markless("".join(marked))
-                self._typed[key] = marked
+                texts += frame.lines
+        if first is None:
+            return
+        styles = frame.styles
+
+        def spans(i: int) -> tuple:
+            # a row's spans, read only where a block needs them (the rows
+            # on screen above the first `❯ ` have none)
+            if i < top:
+                return tuple(hist[i].spans)
+            return tuple(styles[i - top]) if i >= first else ()
+
+        for block in _echo_blocks(texts, spans):
+            got = _echo_memo(block)
+            if got is not None:
+                key, marked = got
+                self._typed[key] = list(marked)
 
     def _learn_box(self, frame: Frame) -> None:
         """Remember what the input box holds, marks as typed.
@@ -289,9 +296,10 @@ class ClaudeCodeProfile(ChromeProfile):
         by their text without marks and spacing for make_turn."""
         lines = frame.lines
         for y in range(len(lines) - 2):
-            if not (RULE.match(lines[y]) and PROMPT_ROW.match(lines[y + 1])):
+            if not (_RULE_RUN in lines[y] and RULE.match(lines[y]) and PROMPT_ROW.match(lines[y + 1])):
                 continue
-            end = next((k for k in range(y + 2, min(len(lines), y + 40)) if RULE.match(lines[k])), None)
+            end = next((k for k in range(y + 2, min(len(lines), y + 40))
+                        if _RULE_RUN in lines[k] and RULE.match(lines[k])), None)
             if end is None:
                 return
             rows = [lines[y + 1][2:].rstrip()] + [ln[2:].rstrip() if ln.startswith("  ") else ln.rstrip()
@@ -620,27 +628,55 @@ def _with_history_before(frame: Frame, held: Frame) -> Frame:
         marks=list(held.marks) + [(off + n, why) for off, why in frame.marks])
 
 
-def _echo_blocks(rows: list[tuple[str, tuple]]) -> list[list[tuple[str, tuple]]]:
-    """Prompt echoes among rows (text, style spans): a row opening with `❯ `
-    on a background colour from the first cell, and the rows under it on
-    the same background from the first cell, indented two (or blank)."""
+def _echo_blocks(texts: list[str], spans_of: Callable[[int], tuple]) -> list[list[tuple[str, tuple]]]:
+    """Prompt echoes among rows (their texts, and style spans per row asked
+    of `spans_of`, only of the rows that may be in an echo): a row opening
+    with `❯ ` on a background colour from the first cell, and the rows under
+    it on the same background from the first cell, indented two (or blank).
+    Returns each echo's rows as (text, spans)."""
     out: list[list[tuple[str, tuple]]] = []
-    y, n = 0, len(rows)
+    y, n = 0, len(texts)
     while y < n:
-        text, spans = rows[y]
-        if not (text.startswith("❯ ") and spans and spans[0][0] == 0 and spans[0][3] != "default"):
+        text = texts[y]
+        if not text.startswith("❯ "):
+            y += 1
+            continue
+        spans = spans_of(y)
+        if not (spans and spans[0][0] == 0 and spans[0][3] != "default"):
             y += 1
             continue
         bg = spans[0][3]
-        block = [rows[y]]
+        block = [(text, spans)]
         y += 1
         # (a row the terminal's own wrap carried on, not indented, ends it)
-        while y < n and rows[y][1] and rows[y][1][0][0] == 0 and rows[y][1][0][3] == bg \
-                and (rows[y][0].startswith("  ") or not rows[y][0].strip()):
-            block.append(rows[y])
+        while y < n:
+            sp = spans_of(y)
+            if not (sp and sp[0][0] == 0 and sp[0][3] == bg
+                    and (texts[y].startswith("  ") or not texts[y].strip())):
+                break
+            block.append((texts[y], sp))
             y += 1
         out.append(block)
     return out
+
+
+#: echo block -> (its `_markless` key, `_echo_rows`) or None: a prompt's echo
+#: stays on screen frame after frame, and is read once
+_ECHO_MEMO: dict[tuple, tuple[str, tuple[str, ...]] | None] = {}
+
+
+def _echo_memo(block: list[tuple[str, tuple]]) -> tuple[str, tuple[str, ...]] | None:
+    key = tuple(block)
+    try:
+        return _ECHO_MEMO[key]
+    except KeyError:
+        pass
+    marked = _echo_rows(block)
+    got = None if marked is None else (_markless("".join(marked)), tuple(marked))
+    if len(_ECHO_MEMO) >= 4096:
+        _ECHO_MEMO.clear()
+    _ECHO_MEMO[key] = got
+    return got
 
 
 def _echo_rows(block: list[tuple[str, tuple]]) -> list[str] | None:
