@@ -314,11 +314,12 @@ class CodexProfile(ChromeProfile):
         n = len(frame.lines)
         end = n
         # The composer: the last background card, with footer rows under it.
+        # (`_card_bg` is `full_bg`, answered once per row snapshot)
         y = n - 1
-        while y >= 0 and full_bg(frame, y) is None and n - y <= 6:
+        while y >= 0 and _card_bg(frame, y) is None and n - y <= 6:
             y -= 1
-        if y >= 0 and full_bg(frame, y) is not None:
-            while y > 0 and full_bg(frame, y - 1) is not None:
+        if y >= 0 and _card_bg(frame, y) is not None:
+            while y > 0 and _card_bg(frame, y - 1) is not None:
                 y -= 1
             end = _above_menu(frame, y)
         # While the user has scrolled back, `New activity · ↓ Back to bottom
@@ -428,7 +429,12 @@ class CodexProfile(ChromeProfile):
         if vp is None:
             return lines
         a, b = vp
-        seg = [self._card_row(frame, y) for y in range(a, b)]
+        # a row whose first cell has no background is no card row
+        # (`_card_bg` None: `_card_row` gives its text), told without the calls
+        grid = frame.cells
+        seg = [lines[y] if (cells := grid[y] if y < len(grid) else None) is not None
+               and (not cells or cells[0].bg == "default") else self._card_row(frame, y)
+               for y in range(a, b)]
         thinking = False
         for y in range(a, b):
             ln = lines[y]
@@ -956,6 +962,8 @@ def _drop_redrawn_tables(labeled: list[Labeled]) -> None:
 
 def _cols(text: str) -> list[str]:
     """The row as terminal cells: a wide character, then '' for its second cell."""
+    if text.isascii():
+        return list(text)  # no ASCII character is wide
     out: list[str] = []
     for ch in text:
         out.append(ch)
