@@ -411,6 +411,66 @@ WRAP_AFTER = NO_SPACE_BREAK
 LIST_ITEM = regex.compile(r"^(?P<ind>\s*)(?P<mark>[-*+•]|\d+[.)])\s")
 
 
+#: a numbered list item's row: its indentation and its number
+NUMBERED = regex.compile(r"^(?P<ind> *)(?P<num>\d{1,3})\. \S")
+#: the most columns a right-aligned number is pushed in (a list of 100 and more)
+MAX_NUMBER_PAD = 2
+
+
+def _unpad_numbers(rows: list[str | None]) -> list[str | None]:
+    """Rows of a numbered list with its numbers at the answer column.
+
+    OpenCode right-aligns a numbered list's numbers: once an item `10.`
+    streams in, it redraws items 1 to 9 (and the rows their text wraps
+    onto) one column further in. Rows drawn before and after differ by
+    that space, so on a screen the list fills, the stitcher finds no row
+    it knows and lays the list down twice. Each item goes back to where a
+    list short of ten draws it, with the rows its text wraps onto: a
+    list's numbers all end in one column, and an item whose number is
+    narrower than its widest sibling's is pushed in by the difference.
+    Wrapped rows at the top of the screen, whose item scrolled off, belong
+    to the item before the first one under them."""
+    out = list(rows)
+    n = len(out)
+    y = 0
+    while y < n:
+        m = NUMBERED.match(out[y] or "")
+        if m is None or not 0 <= len(m.group("ind")) - ANSWER_COLUMN <= MAX_NUMBER_PAD:
+            y += 1
+            continue
+        end_col = len(m.group("ind")) + len(m.group("num"))  # where the list's numbers end
+        hang = " " * (end_col + 2)  # where the items' text (and its wrapped rows) starts
+
+        def pad(num: int) -> int:
+            return end_col - len(str(num)) - ANSWER_COLUMN
+
+        cut: list[tuple[int, int]] = []  # (row, columns to take out)
+        if y > 0 and all((out[k] or "").startswith(hang) and out[k][len(hang)] != " " for k in range(y)):
+            # the screen opens inside the item before this one
+            cut.extend((k, pad(int(m.group("num")) - 1)) for k in range(y))
+        z, item_pad, padded = y, 0, False
+        while z < n:
+            r = out[z] or ""
+            mm = NUMBERED.match(r)
+            if mm is not None and len(mm.group("ind")) + len(mm.group("num")) == end_col:
+                item_pad = pad(int(mm.group("num")))
+                if not 0 <= item_pad <= MAX_NUMBER_PAD:
+                    break
+                padded = padded or item_pad > 0
+                cut.append((z, item_pad))
+            elif r.startswith(hang) and r[len(hang)] != " ":
+                cut.append((z, item_pad))
+            elif r.strip():
+                break
+            z += 1
+        if padded:
+            for k, p in cut:
+                if p > 0:
+                    out[k] = out[k][p:]
+        y = max(z, y + 1)
+    return out
+
+
 def _wide(ch: str) -> bool:
     return wcswidth(ch) == 2
 
@@ -472,6 +532,7 @@ def unwrap_answer(rows: list[AnswerRow]) -> str:
     broke after a bracket, dot, slash or dash."""
     out: list[str] = []
     hang = -1  # the continuation column of the line being built
+    in_numbered = False  # whether that line is a numbered list's item
     prev: AnswerRow | None = None
     for row in rows:
         raw = row.raw.rstrip()
@@ -488,7 +549,10 @@ def unwrap_answer(rows: list[AnswerRow]) -> str:
             glue = _glued(tail, body)
             need = wcswidth(tail) + (0 if glue else 1) + wcswidth(seg)
             if row.limit == prev.limit:
-                soft = need > row.limit
+                # a numbered item's rows may have been drawn a column further
+                # in than they read (`_unpad_numbers`: items 1 to 9 of a list
+                # of ten and more), which took that column from its text
+                soft = need > row.limit - (1 if in_numbered else 0)
             else:
                 # A seam between two layouts (a resize mid-answer): the row
                 # above may be the old layout's, cut where the stream was
@@ -509,6 +573,7 @@ def unwrap_answer(rows: list[AnswerRow]) -> str:
             item = LIST_ITEM.match(body)
             # a code line's or a paragraph's rest goes on at the answer column
             hang = lead + len(item.group(0)) if item else ANSWER_COLUMN
+            in_numbered = bool(item) and item.group("mark")[0].isdigit()
         prev = row
     return _join_lines(out)
 
@@ -541,8 +606,9 @@ class OpenCodeProfile(ChromeProfile):
     screen_signatures = (r"opencode -s ses_", r"OpenCode \d+\.\d+", r"ctrl\+p commands")
     join_answers = True
     #: OpenCode reprints the whole conversation at a new width; the old
-    #: width's copy of a stream on a short screen may have holes
-    layout_options = {"fuller_reprint": True}
+    #: width's copy of a stream on a short screen may have holes, and its
+    #: last row may be cut inside a word
+    layout_options = {"fuller_reprint": True, "cut_words": True}
     rules = (
         LineRule("logo", "chrome", r"^\s*[█▀▄▐▌ ]{3,}$"),
         LineRule("logo-letters", "chrome", r"^\s*(█[▀▄ █]*){3,}\s*$"),
@@ -684,7 +750,7 @@ class OpenCodeProfile(ChromeProfile):
         # gives up go blank at the conversation's foot (its trailing blanks are
         # not conversation), so the viewport still ends where it did.
         seen = getattr(self, "_grid_seen", None)
-        conv = [r if r is None else _table_row(r) for r in _merge_grid_rows(out[:end], seen)]
+        conv = [r if r is None else _table_row(r) for r in _unpad_numbers(_merge_grid_rows(out[:end], seen))]
         return conv + [""] * (end - len(conv)) + [_table_row(r) for r in out[end:]]
 
     def _row(self, frame: Frame, y: int, text: str, cut: int | None) -> str:

@@ -51,13 +51,16 @@ def _words(rows: Sequence[str], lo: int, hi: int) -> list[tuple[str, int, int]]:
 
 
 def _end_in(wa: list[tuple[str, int, int]], wb: list[tuple[str, int, int]],
-            old: Sequence[str] = (), new: Sequence[str] = ()) -> tuple[int, int] | None:
+            old: Sequence[str] = (), new: Sequence[str] = (), cut_words: bool = False) -> tuple[int, int] | None:
     """Where the old document's words end inside the new layout's words.
 
     The old tail's last words (dropping up to MAX_STALE trailing ones that
     were still changing) are looked up in the new layout as one run; the
     longest run wins, so text repeated across paragraphs anchors on its own
     copy. Returns (old word index, new word index) of the run's last word.
+    `cut_words`: a run's last word that ends its old row may be the start
+    of the new layout's word (the old row was a stream cut mid-word; the
+    new word then differs from the old one).
     Given the rows (`old`, `new`), a run found more than once anchors on the
     first copy that opens its row as the old one did (the same text before
     its first word): a row quoting the command of the row under it (`✔ You
@@ -67,16 +70,30 @@ def _end_in(wa: list[tuple[str, int, int]], wb: list[tuple[str, int, int]],
         return None
     sep = "\x00"
     hay = sep + sep.join(w for w, _, _ in wb) + sep
+
+    def cut(i: int) -> bool:
+        """Whether old word `i` ends its row: a streaming row cut there may
+        have been cut mid-word."""
+        if not old or not cut_words:
+            return False
+        w, r, c = wa[i]
+        return c + len(w) == len(old[r].rstrip())
+
     for drop in range(0, min(MAX_STALE, len(wa) - 1) + 1):
         end = len(wa) - drop
         best = 0
-        for length in range(MIN_SHARED, min(MAX_RUN, end) + 1):
-            if sep + sep.join(w for w, _, _ in wa[end - length:end]) + sep in hay:
-                best = length
-            else:
+        # the run's last word whole; or, when it ends its row, as the start of
+        # the new layout's word (the old row was drawn mid-word)
+        for close in ((sep,) if not cut(end - 1) else (sep, "")):
+            for length in range(MIN_SHARED, min(MAX_RUN, end) + 1):
+                if sep + sep.join(w for w, _, _ in wa[end - length:end]) + close in hay:
+                    best = length
+                else:
+                    break
+            if best:
                 break
         if best:
-            needle = sep + sep.join(w for w, _, _ in wa[end - best:end]) + sep
+            needle = sep + sep.join(w for w, _, _ in wa[end - best:end]) + close
             at = hay.index(needle)
             if old and new:
                 _w, ra, ca = wa[end - best]
@@ -88,7 +105,7 @@ def _end_in(wa: list[tuple[str, int, int]], wb: list[tuple[str, int, int]],
                         at = k
                         break
                     k = hay.find(needle, k + 1)
-            qb = hay[:at + len(needle) - 1].count(sep) - 1  # index of the run's last word
+            qb = hay[:at + len(needle) - len(close)].count(sep) - 1  # index of the run's last word
             return end - 1, qb
     return None
 
@@ -172,10 +189,14 @@ class LayoutStitcher:
     Exposes the joined `doc`, `times` and `gaps` like a `Stitcher`.
     """
 
-    def __init__(self, fuller_reprint: bool = False, **stitcher_options: object) -> None:
+    def __init__(self, fuller_reprint: bool = False, cut_words: bool = False,
+                 **stitcher_options: object) -> None:
         #: join a new layout that reprints the old document's end with more
         #: words than it had by the reprint (`_reprint_join`)
         self._fuller_reprint = fuller_reprint
+        #: join the layouts on a word the old one drew cut at its row's end
+        #: (`_end_in`'s `cut_words`)
+        self._cut_words = cut_words
         self._options = stitcher_options
         self._cur = Stitcher(**stitcher_options)  # type: ignore[arg-type]
         self._width = 0
@@ -218,7 +239,7 @@ class LayoutStitcher:
                 return joined
         wa = _words(old, lo, len(old))
         wb = _words(new, 0, min(len(new), reach))
-        found = _end_in(wa, wb, old, new)
+        found = _end_in(wa, wb, old, new, self._cut_words)
         if found is None:
             return self._concat(old, old_times, self._base_gaps, new, new_times, new_gaps)
         qa, qb = found  # the old tail's last confirmed word, and where it is in the new layout
@@ -227,6 +248,9 @@ class LayoutStitcher:
         # the row where they meet: the old row up to that word (stale words
         # after it left out), then the new row from just after it
         kept = [old[ra][:ca + len(wa_word)] + new[rb][cb + len(wb_word):]]
+        if wb_word != wa_word:
+            # the old row was cut mid-word: the new row's word, whole
+            kept = [old[ra][:ca] + new[rb][cb:]]
         cut = ra + 1
         rows, times = list(new[rb + 1:]), list(new_times[rb + 1:])
         start_row = rb + 1
