@@ -76,6 +76,7 @@ class Run:
     agent: str | None = None
     head: list[str] = field(default_factory=list)  # a multi-line prompt's rows above the input row
     rprompt: str = ""  # a right prompt drawn at the row's end (zsh RPROMPT, fish_right_prompt)
+    resumed: bool = False  # brings a stopped agent back (`fg`): the agent run before it goes on
 
 
 def is_shell_command(command: str | None) -> bool:
@@ -661,12 +662,14 @@ def classify(frames: list[Frame], runs: list[Run], hist: list[int] | None = None
             # a job brought back (Ctrl+Z stopped it): an agent redraws only its input box and
             # footer, with no banner to know it by; the latest agent run is the job
             named = last_agent
+            r.resumed = True
         if named and named != seen:
             # `codex` that printed "command not found" is a shell command
             alt = any(frames[k].alternate for k in range(r.start, r.end))
             if not alt and sum(1 for t in new if t.strip()) < MIN_AGENT_ROWS:
                 named = None
         r.agent = named or seen
+        r.resumed = r.resumed and r.agent == named
         last_agent = r.agent or last_agent
 
 
@@ -835,20 +838,58 @@ def agent_frames(frames: list[Frame], runs: list[Run], i: int, hist: list[int] |
     hi = _top(runs[i + 1]) if i + 1 < len(runs) else None
     stop = min(r.end + 1, len(frames)) if hi is not None else r.end
     got = after_exit(frames, runs, i, hist) if hi is not None else None
+    lo = r.prompt_abs
+    if r.prompt_abs is not None and r.resumed:
+        lo += len(resume_notice(frames, r, hist))
     if got is None:
-        return [_blank_outside(frames[k], hist[k], r.prompt_abs, hi) for k in range(r.start, stop)]
+        return [_blank_outside(frames[k], hist[k], lo, hi) for k in range(r.start, stop)]
     k0, k1, last, _ = got
-    out = [_blank_outside(frames[k], hist[k], r.prompt_abs, hi) for k in range(r.start, k0)]
+    out = [_blank_outside(frames[k], hist[k], lo, hi) for k in range(r.start, k0)]
     # the lines that scrolled off up to the full frame, as one step (rows the text pushed
     # up are the agent's: they scrolled before the text began)
     scrolled = [t for k in range(k0, k1 + 1) for t in frames[k].scrolled]
     shown = _blank_outside(replace(last, scrolled=scrolled, widths=[], wrapped=[], marks=[]), hist[k1],
-                           r.prompt_abs, hi)
+                           lo, hi)
     out.append(replace(shown, index=frames[k0].index, time=frames[k0].time, reason=frames[k0].reason,
                        inputs=[t for k in range(k0, k1 + 1) for t in frames[k].inputs]))
     out += [replace(shown, index=frames[k].index, time=frames[k].time, reason=frames[k].reason, scrolled=[],
                     inputs=frames[k].inputs) for k in range(k1 + 1, stop)]
     return out
+
+
+def resume_notice(frames: list[Frame], run: Run, hist: list[int]) -> list[str]:
+    """What the shell printed as it brought a stopped full-screen agent back
+    (fish's `Send job 1 (codex) to foreground`), below the `fg` line: the main
+    screen the agent leaves the alternate screen to shows it, the cursor
+    right below it where the shell left it. Not the agent's."""
+    for k in range(max(run.start, 1), run.end):
+        f = frames[k]
+        if not frames[k - 1].alternate or f.alternate:
+            continue
+        y0 = run.prompt_abs - hist[k]  # type: ignore[operator]
+        if not 0 <= y0 < f.cursor[1] <= len(f.lines):
+            return []
+        return [t.rstrip() for t in f.lines[y0 + 1:f.cursor[1]]]
+    return []
+
+
+def _redrawn(prev: list[Turn], new: list[Turn]) -> int:
+    """How many leading turns of a resumed agent's stretch repeat the turns it
+    showed before it stopped: a full-screen agent redraws its conversation
+    when brought back (at the new width, an answer cut at the top). Counted
+    up to a user turn, in order; text compared without its line breaks."""
+    flat = (lambda t: "".join(t.text.split()))
+    done = p = i = 0
+    while i < len(new):
+        t = new[i]
+        q = next((q for q in range(p, len(prev)) if prev[q].role == t.role and (
+            flat(prev[q]) == flat(t) or (i == 0 and flat(t) and flat(prev[q]).endswith(flat(t))))), None)
+        if q is None:
+            break
+        p, i = q + 1, i + 1
+        if i == len(new) or new[i].role == "user":
+            done = i
+    return done
 
 
 def shell_lines(frames: list[Frame], run: Run, next_abs: int | None, hist: list[int] | None = None) -> list[str]:
@@ -959,6 +1000,7 @@ def split(frames: list[Frame], header: CastHeader, forced: str | None = None) ->
     if len(detected) > 1:
         forced = None
     out: list[Stretch] = []
+    shown: dict[str, list[Turn]] = {}  # per agent: the turns its last stretch gave
     for i, r in enumerate(runs):
         nxt = _top(runs[i + 1]) if i + 1 < len(runs) else None
         t0 = frames[r.start].time
@@ -974,7 +1016,13 @@ def split(frames: list[Frame], header: CastHeader, forced: str | None = None) ->
         name = registry.canonical(forced) if forced else r.agent
         profile = registry.load(name or r.agent)
         turns, labeled = profile.reconstruct(agent_frames(frames, runs, i, hist), header)
-        launch = "\n".join(r.head + [f"{r.prompt}{r.command}".rstrip()])
+        key = name or r.agent or ""
+        notice: list[str] = []
+        if r.resumed and key in shown:
+            turns = turns[_redrawn(shown[key], turns):]
+            notice = resume_notice(frames, r, hist)
+        shown[key] = turns
+        launch = "\n".join(r.head + [f"{r.prompt}{r.command}".rstrip()] + notice).rstrip("\n")
         head = [Turn("system", launch, name="shell", time=t0)] if r.prompt_abs is not None else []
         out.append(Stretch("agent", name or r.agent, head + turns,
                            [Labeled(TLine(launch, t0, "shell", i), "system", "shell-launch", launch)] + labeled))

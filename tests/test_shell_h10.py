@@ -11,6 +11,13 @@ through the real CLI / replay functions.
   `%% `: with no pauses the first frame shows the line already typed and
   PROMPT stopped at the `% ` inside it; every shell turn after it was lost
   (23 turns -> 13). The prompt is learned from what the accepted lines share.
+- Codex on the alternate screen, stopped at fish, the terminal shrunk while
+  it is stopped, `fg`: it redraws its whole conversation at the new width
+  (the first answer cut at the top). The turns it showed before it stopped
+  are not given twice (before: 2 turns and a cut answer again, asst_prec
+  0.67, turns 6 of 4), and fish's `Send job 1 (codex) to foreground`, which
+  the main screen shows again when Codex leaves, is the `fg` line's output,
+  not the end of the last answer.
 - fish draws its autosuggestion after the cursor, so no frame is idle at a
   prompt; with no pauses the next prompt comes in the same frame as the line
   before: a row above the new prompt opening with the very same prompt is a
@@ -31,6 +38,7 @@ from tests.test_timing import retime, turns_of
 
 SUSPEND = RECORDINGS / "codex" / "h10-sh-codex-suspend-61x20"
 FISH = RECORDINGS / "codex" / "h5-sh-codex-fish-110x32"
+FISH_STOP = RECORDINGS / "codex" / "h10-sh-codex-fish-stop-100x28"
 #: no pauses, events cut up; no pauses, events merged (the timing probe's two ways)
 NO_PAUSES = [(0.001, 0.8, 0.0), (0.0, 0.0, 0.95)]
 
@@ -104,3 +112,29 @@ def test_fish_lines_accepted_with_no_frame_at_their_prompt(params, tmp_path):
     rows = [text.split("\n") for role, text, name in got if role == "system" and name == "shell"]
     assert [r[0][len(prompt):] for r in rows] == _meta(FISH)["shell"]["typed_at_shell"]
     assert rows[0][1:] == ["app.py  util.py"]
+
+
+@pytest.mark.parametrize("screen_only", [False, True], ids=["as-recorded", "screen-only"])
+def test_a_redrawn_conversation_is_not_given_twice(screen_only):
+    """Four prompts, two before Ctrl+Z and two after `fg`: each once, in order,
+    and as many answers as were served, each once."""
+    truth = _truth(FISH_STOP)
+    turns = _turns(FISH_STOP, screen_only)
+    for role in ("user", "assistant"):
+        want = [t["text"] for t in truth["turns"] if t["role"] == role]
+        got = [t["text"] for t in turns if t["role"] == role]
+        assert len(got) == len(want), (role, got)
+    assert [t["text"] for t in turns if t["role"] == "user"] == [t["text"] for t in truth["turns"]
+                                                                  if t["role"] == "user"]
+
+
+def test_the_shells_resume_notice_is_the_fg_lines_output():
+    """fish's notice is printed below `fg` before Codex takes the alternate
+    screen: it is in the `fg` shell turn and in no turn of the agent."""
+    turns = _turns(FISH_STOP)
+    prompt = _meta(FISH_STOP)["shell"]["prompt_rendered"][0]
+    fg = [t["text"].split("\n") for t in turns if t["role"] == "system" and t["text"].startswith(prompt + "fg")]
+    assert len(fg) == 1 and len(fg[0]) == 2 and "codex" in fg[0][1]
+    for t in turns:
+        if t["role"] != "system":
+            assert fg[0][1] not in t["text"], t

@@ -46,6 +46,8 @@ CASES += [RECORDINGS / "claude-code" / "h6-sh-cc-rprompt-crash-150x44"]
 # A prompt no rule knows under a first command holding `%% `, an agent stopped with Ctrl+Z and
 # brought back with `fg` (h10); fish, whose autosuggestion leaves no frame idle at its prompt (h5).
 CASES += [RECORDINGS / "codex" / "h10-sh-codex-suspend-61x20", RECORDINGS / "codex" / "h5-sh-codex-fish-110x32"]
+# Codex on the alternate screen stopped at fish, resized while stopped, brought back (redraws it all).
+CASES += [RECORDINGS / "codex" / "h10-sh-codex-fish-stop-100x28"]
 # Full-screen Textual (Vibe): which folded tool calls belong to a turn is told by frame order.
 CASES += [RECORDINGS / "vibe" / "r3-vibe-long-a-100x30"]
 # Claude Code's inline renderer with Ctrl+O's detailed transcript drawn over the conversation,
