@@ -138,6 +138,7 @@ def join_soft_wrapped(lines: list[KLine]) -> list[KLine]:
     """Join rows the terminal wrapped (autowrap, or a resize laying a long row
     out again) back into the row the program drew."""
     out: list[KLine] = []
+    raw: KLine | None = None  # the row read before `ln`, as read
     for ln in drop_regrown_halves(lines):
         prev = out[-1] if out else None
         if prev is not None and prev.wrapped and _same_flow(prev, ln):
@@ -145,11 +146,21 @@ def join_soft_wrapped(lines: list[KLine]) -> list[KLine]:
             if gap == 1 and _cells(ln.text[:1]) == 2:
                 gap = 0  # a wide character did not fit in the last column: the terminal left it empty
             pad = " " * gap
-            out[-1] = KLine(prev.text + pad + ln.text, prev.time, prev.source, prev.block, prev.width,
+            text = ln.text
+            if raw is not None and raw.width and ln.width and raw.width > ln.width and not pad:
+                # the head scrolled off wrapped at a wider width; a shrink then
+                # wrapped the whole row again at the narrower one, so this tail
+                # starts that many cells before the head's end (`…blades in` /
+                # `s in warm spells` at 45 then 41 columns): the cells twice over go
+                k = raw.width - ln.width
+                if _cells(raw.text) == raw.width and _cells(text[:k]) == k and raw.text.endswith(text[:k]):
+                    text = text[k:]
+            out[-1] = KLine(prev.text + pad + text, prev.time, prev.source, prev.block, prev.width,
                             ln.wrapped, prev.seen | ln.seen, prev.thinking, prev.slash, prev.order,
                             prev.drawn)
         else:
             out.append(ln)
+        raw = ln
     return out
 
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import pytest
 
-from agents_chrome.kimi import _lost_space, _lost_space_in_row
+from agents_chrome.kimi import KLine, _lost_space, _lost_space_in_row, join_soft_wrapped
 from tests.conftest import RECORDINGS, cli_replay
 from tests.segments import answer_with
 
@@ -94,3 +94,24 @@ def test_answer_interrupted_with_ctrl_c_then_a_new_prompt(screen_only: bool, tmp
     assert sum(t["role"] == "thinking" for t in turns) == 8
     assert [t["text"] for t in turns if t["role"] == "tool_result"] == ["Rejected by user"]
     assert not any("requesting approval" in t["text"] for t in turns)
+
+
+def test_tail_wrapped_again_at_a_narrower_width_drops_the_cells_read_twice() -> None:
+    """A window edge dragged 60 -> 41 while a list streams (probe
+    x10-kimi-kelp-narrow-60x20, not landed): the 57-cell item was wrapped by
+    the terminal at 45 and its head scrolled off there (`…on the blades in`,
+    flagged wrapped); at 41 the terminal wrapped the whole row again, so the
+    tail that scrolled off later starts 45 - 41 = 4 cells before the head's
+    end (`s in warm spells`). It read `blades ins in warm spells`."""
+    def row(text: str, width: int, wrapped: bool = False) -> KLine:
+        return KLine(text, 0.0, "history", 0, width, wrapped, frozenset({41, 45, 60}))
+    head = "  • watch for bryozoan crust on the blades in"
+    assert len(head) == 45
+    out = join_soft_wrapped([row(head, 45, True), row("s in warm spells", 41)])
+    assert [ln.text for ln in out] == ["  • watch for bryozoan crust on the blades in warm spells"]
+    # the same widths with a tail that does not repeat the head's end: kept whole
+    out = join_soft_wrapped([row(head, 45, True), row(" warm spells", 41)])
+    assert [ln.text for ln in out] == [head + " warm spells"]
+    # a tail read at the head's own width continues it as drawn
+    out = join_soft_wrapped([row(head, 45, True), row("s in the bay", 45)])
+    assert [ln.text for ln in out] == [head + "s in the bay"]
