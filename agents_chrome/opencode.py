@@ -417,6 +417,22 @@ NUMBERED = regex.compile(r"^(?P<ind> *)(?P<num>\d{1,3})\. \S")
 MAX_NUMBER_PAD = 2
 
 
+#: rows -> `_unpad_numbers` of them: `rows` reads each frame twice, and a
+#: frame often shows the rows the last one did
+_UNPAD_MEMO: dict[tuple[str | None, ...], tuple[str | None, ...]] = {}
+
+
+def _unpad_numbers_memo(rows: list[str | None]) -> list[str | None]:
+    """`_unpad_numbers`, worked out once per distinct list of rows."""
+    key = tuple(rows)
+    got = _UNPAD_MEMO.get(key)
+    if got is None:
+        if len(_UNPAD_MEMO) >= 512:
+            _UNPAD_MEMO.clear()
+        got = _UNPAD_MEMO[key] = tuple(_unpad_numbers(rows))
+    return list(got)
+
+
 def _unpad_numbers(rows: list[str | None]) -> list[str | None]:
     """Rows of a numbered list with its numbers at the answer column.
 
@@ -750,7 +766,7 @@ class OpenCodeProfile(ChromeProfile):
         # gives up go blank at the conversation's foot (its trailing blanks are
         # not conversation), so the viewport still ends where it did.
         seen = getattr(self, "_grid_seen", None)
-        conv = [r if r is None else _table_row(r) for r in _unpad_numbers(_merge_grid_rows(out[:end], seen))]
+        conv = [r if r is None else _table_row(r) for r in _unpad_numbers_memo(_merge_grid_rows(out[:end], seen))]
         return conv + [""] * (end - len(conv)) + [_table_row(r) for r in out[end:]]
 
     def _row(self, frame: Frame, y: int, text: str, cut: int | None) -> str:
