@@ -39,6 +39,8 @@ from collections import Counter, defaultdict
 from difflib import SequenceMatcher
 from typing import NamedTuple, Optional, Sequence
 
+import regex
+
 Row = Optional[str]  # None: covered by an overlay, unknown
 
 #: an occurrence count above which a line never votes: it is chrome or
@@ -62,6 +64,34 @@ def _resembles(a: str, b: str) -> bool:
     if a.startswith(b) or b.startswith(a):
         return True
     return SequenceMatcher(None, a, b, autojunk=False).ratio() >= 0.6
+
+
+class _Shown:
+    """What a view shows, to tell whether a document row is in it in some form:
+    as it is (spacing aside), or laid out anew. A program that lays a block
+    out again as it grows (a box table whose columns widen as rows stream
+    in) redraws each row with other padding, a cell's words wrapped onto a
+    row of their own, and its borders at other lengths: such a row is shown
+    when every word of it is in the view, and a row of borders alone when
+    every glyph of it is."""
+
+    def __init__(self, view: Sequence[Row]) -> None:
+        rows = [v for v in view if v]
+        self.text = _squeeze("".join(rows))
+        self.words = {w for v in rows for w in _WORD.findall(v)}
+        self.glyphs = set(self.text)
+
+    def holds(self, row: str) -> bool:
+        sq = _squeeze(row)
+        if sq in self.text:
+            return True
+        words = _WORD.findall(row)
+        if words:
+            return all(w in self.words for w in words)
+        return set(sq) <= self.glyphs
+
+
+_WORD = regex.compile(r"\w+")
 
 
 class Stitcher:
@@ -246,6 +276,7 @@ class Stitcher:
         floor = max(0, m - n - slack) if self.reach == "view" else max(0, m - 2 * n - 20)
         s = floor
         placed: int | None = None
+        relaid = False
         if votes:
             best_v = max(votes.values())
             tail = {o: v for o, v in votes.items() if o + n >= m - slack and v >= need and 2 * v >= best_v}
@@ -279,7 +310,38 @@ class Stitcher:
                 o = max(o for o, v in votes.items() if v == best_v)
                 if self._is_page_back(view, o):
                     return
-        self._place(view, s, time, floor=floor, placed=placed, at_end=at_end, vd=vd)
+            else:
+                o = self._relaid_tail(view, vd, votes, m - slack)
+                if o is not None:
+                    s, placed, relaid = max(0, min(o, m - 1)), o, True
+        self._place(view, s, time, floor=floor, placed=placed, at_end=at_end, vd=vd, relaid=relaid)
+
+    def _relaid_tail(self, view: Sequence[Row], vd: Sequence[bool], votes: Counter[int],
+                     tail: int) -> int | None:
+        """The offset of a view that lays the document's last block out anew.
+
+        A block laid out again as it grows (a box table whose columns widen
+        as rows stream in: every row redrawn with other padding) shares no
+        row with its older layout; what the view shares with the document
+        may be one row above the block that other turns draw too (a
+        thinking time), too weak to place it. On the latest offset that
+        keeps the view on the tail, when every row of the document after the
+        shared row is in the view below it in some form (see `_Shown`), the
+        view is that block's new layout, not new text after it."""
+        cands = [o for o in votes if o + len(view) >= tail]
+        if not cands:
+            return None
+        o = max(cands)
+        doc, m = self.doc, len(self.doc)
+        shared = [i for i, ln in enumerate(view) if vd[i] and 0 <= o + i < m and doc[o + i] == ln]
+        if not shared:
+            return None
+        i = shared[-1]
+        rest = [d for d in doc[o + i + 1:] if _distinct(d) and _WORD.search(d)]
+        if len(rest) < 2:
+            return None
+        shown = _Shown(view[i + 1:])
+        return o if all(shown.holds(d) for d in rest) else None
 
     def _keys(self) -> list[str | int]:
         """The document's rows as alignment keys: a distinct row is its text,
@@ -291,7 +353,10 @@ class Stitcher:
         return self._key_list
 
     def _place(self, view: list[Row], s: int, time: float, floor: int = 0,
-               placed: int | None = None, at_end: bool = False, vd: list[bool] | None = None) -> None:
+               placed: int | None = None, at_end: bool = False, vd: list[bool] | None = None,
+               relaid: bool = False) -> None:
+        """`relaid`: the view lays the document's last block out anew (`_relaid_tail`):
+        its rows stand for the rows after the shared one in another layout."""
         doc, n = self.doc, len(view)
         if vd is None:
             vd = [_distinct(v) for v in view]
@@ -336,9 +401,13 @@ class Stitcher:
             # one shared row (a rule, a status row) is a weak anchor: it may not
             # take away rows the view does not show in any form
             kept = {s + b.a + t for b in blocks for t in range(b.size)}
-            shown = _squeeze("".join(v for v in view if v))
+            if relaid:  # (a new layout shows the rows it replaces by their words)
+                holds = _Shown(view).holds
+            else:
+                shown = _squeeze("".join(v for v in view if v))
+                holds = lambda d: _squeeze(d) in shown  # noqa: E731
             lost = [d for i, d in enumerate(doc[start:], start)
-                    if i not in kept and _distinct(d) and _squeeze(d) not in shown]
+                    if i not in kept and _distinct(d) and not holds(d)]
             if len(lost) > 2:
                 self._replace(len(doc), [], view, time, gap=True)
                 return

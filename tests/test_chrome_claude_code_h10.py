@@ -1,0 +1,125 @@
+"""Claude Code on real recordings: what the h10 round of fresh recordings
+found at the edges (the smallest full screen, a shell with job control),
+asserted on every Claude Code recording that shows the situation (never on
+one case by name), against its truth.json, as recorded and with the input
+events stripped:
+
+- a box table streamed into the full-screen view is laid out again as its
+  rows arrive (the columns widen, a header cell wraps): every row is drawn
+  anew and the view shares with the document only a row above the table
+  that other turns draw too (`Thought for 1s`). That view is the table's new
+  layout, not new text after it: the answer holds the table once.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import regex
+
+from agents_chrome.stitch import Stitcher
+from tests.conftest import cli_replay, recording_cases
+
+CASES = recording_cases("claude-code")
+#: a markdown table's delimiter row, as the model wrote it
+TABLE_RULE = regex.compile(r"(?m)^\|(?:\s*:?-{3,}:?\s*\|)+\s*$")
+
+
+def _truth(case: Path) -> dict:
+    return json.loads((case / "truth.json").read_text(encoding="utf-8"))
+
+
+def _meta(case: Path) -> dict:
+    return json.loads((case / "meta.json").read_text(encoding="utf-8"))
+
+
+def _fullscreen(case: Path) -> bool:
+    return _meta(case).get("env", {}).get("CLAUDE_CODE_NO_FLICKER") == "1"
+
+
+def _tables_per_prompt(case: Path) -> list[tuple[int, int]]:
+    """(prompt index, markdown tables its served answers hold) where any."""
+    out: dict[int, int] = {}
+    k = -1
+    for t in _truth(case)["turns"]:
+        if t["role"] == "user" and not t.get("kind"):
+            k += 1
+        elif t["role"] == "assistant" and k >= 0:
+            n = len(TABLE_RULE.findall(t["text"]))
+            if n:
+                out[k] = out.get(k, 0) + n
+    return sorted(out.items())
+
+
+def _answers(turns: list[dict]) -> list[str]:
+    """Per prompt: its assistant turns' text joined."""
+    out: list[str] = []
+    for t in turns:
+        if t["role"] == "user":
+            out.append("")
+        elif t["role"] == "assistant" and out:
+            out[-1] += "\n" + t["text"]
+    return out
+
+
+TABLE_CASES = [c for c in CASES if _fullscreen(c) and _tables_per_prompt(c)]
+
+
+def test_some_recordings_show_the_situations() -> None:
+    assert TABLE_CASES, "no full-screen Claude Code recording has an answer with a table"
+
+
+@pytest.mark.parametrize("screen_only", [False, True], ids=["as-recorded", "screen-only"])
+@pytest.mark.parametrize("case", TABLE_CASES, ids=lambda p: p.name)
+def test_full_screen_table_comes_back_once(case: Path, screen_only: bool, tmp_path_factory) -> None:
+    answers = _answers(cli_replay(case, "claude-code", screen_only, tmp_path_factory)["turns"])
+    for k, n in _tables_per_prompt(case):
+        got = answers[k] if k < len(answers) else ""
+        assert got.count("┌") <= n and got.count("└") <= n, (
+            f"{case.name}: answer {k} holds {got.count('┌')} box tables, {n} served:\n{got}")
+
+
+def test_table_laid_out_again_replaces_its_older_layout() -> None:
+    """Rows the way a 60-column full-screen view drew them: the first layout
+    of a streamed table (one record), then the view after three more records
+    arrived, with wider columns and the header cell `spore print` wrapped.
+    The only row the view shares with the document, `Thought for 1s`, is
+    drawn in an earlier turn too."""
+    st = Stitcher()
+    st.add(["❯ how do I take a spore print?", "", "  Thought for 1s", "",
+            "● Cut the stem off and lay the cap gills down.", "",
+            "✻ Cooked for 1s · done 12:27 AM", "",
+            "❯ make a table of four common species", "", "  Thought for 1s", "",
+            "● ┌─────────────┬────────────────┬─────────────┬────────┐",
+            "  │   species   │      cap       │ spore print │ edible │",
+            "  ├─────────────┼────────────────┼─────────────┼────────┤",
+            "  │ chanterelle │ yellow, funnel │ pale cream  │ yes    │",
+            "  └─────────────┴────────────────┴─────────────┴────────┘"])
+    st.add(["", "  Thought for 1s", "",
+            "● ┌─────────────┬─────────────────┬────────────┬────────┐",
+            "  │   species   │       cap       │   spore    │ edible │",
+            "  │             │                 │   print    │        │",
+            "  ├─────────────┼─────────────────┼────────────┼────────┤",
+            "  │ chanterelle │ yellow, funnel  │ pale cream │ yes    │",
+            "  ├─────────────┼─────────────────┼────────────┼────────┤",
+            "  │ fly agaric  │ red, white      │ white      │ no     │",
+            "  │             │ warts           │            │        │",
+            "  └─────────────┴─────────────────┴────────────┴────────┘"])
+    assert sum(1 for ln in st.doc if "┌" in ln) == 1, "\n".join(st.doc)
+    assert sum(1 for ln in st.doc if "Thought for 1s" in ln) == 2, "\n".join(st.doc)
+    assert any("fly agaric" in ln for ln in st.doc)
+
+
+def test_view_of_new_text_after_a_repeated_row_still_continues() -> None:
+    """The rule above takes a view as a new layout only when it holds every
+    word of the document after the shared row: a view whose rows below it
+    are other words (the next answer) is new text, and follows."""
+    st = Stitcher()
+    st.add(["❯ first question", "", "  Thought for 1s", "", "● An answer about ferns and their spores.", "",
+            "❯ second question", "", "  Thought for 1s", "", "● Mosses grow on the north side of trees.",
+            "  They hold water like a sponge."])
+    st.add(["", "  Thought for 1s", "", "● Lichens are a fungus and an alga living together.",
+            "  They grow very slowly on bare rock."])
+    text = "\n".join(st.doc)
+    assert "Mosses grow" in text and "Lichens are" in text and text.index("Mosses") < text.index("Lichens")
