@@ -92,6 +92,9 @@ class ClaudeCodeProfile(ChromeProfile):
         LineRule("ctrl-hint", "chrome", r"\((ctrl|shift|alt)\+\w+ to [\w ]+\)\s*$"),
         LineRule("tip", "chrome", r"^\s*(⎿\s+)?(※\s*)?Tip:"),
         LineRule("exit-hint", "chrome", r"^\s*Press Ctrl-[CD] again to exit"),
+        # what it prints as Ctrl+Z stops it, before the shell's job message
+        LineRule("suspended", "chrome", r"^\s*Claude Code is suspended\. Run `fg` to bring it back\.?\s*$"),
+        LineRule("undo-hint", "chrome", r"^\s*To undo typing, press ctrl\+_\.?\s*$"),
         LineRule("resume-hint", "chrome", r"^\s*(Resume this session with:|claude( --?[\w-]+(?: (?!--)\S+)?)*? --resume\s+[0-9a-f-]{8,})\s*$"),
         LineRule("footer-hints", "chrome", r"(\? for shortcuts|esc to interrupt|← for agents|shift\+tab to cycle"
                                             r"|manual mode on|accept edits on|plan mode on|bypass permissions on)"),

@@ -8,7 +8,12 @@ events stripped:
   rows arrive (the columns widen, a header cell wraps): every row is drawn
   anew and the view shares with the document only a row above the table
   that other turns draw too (`Thought for 1s`). That view is the table's new
-  layout, not new text after it: the answer holds the table once.
+  layout, not new text after it: the answer holds the table once;
+- Claude Code stopped with Ctrl+Z and brought back with `fg` prints its
+  whole conversation again under the shell's lines: the stretch after `fg`
+  goes on from where the agent stopped, every prompt comes back once, and
+  the notice it prints as it stops (`Claude Code is suspended. Run `fg` to
+  bring it back.`) is its chrome, not shell output.
 """
 from __future__ import annotations
 
@@ -18,6 +23,7 @@ from pathlib import Path
 import pytest
 import regex
 
+from agents_chrome.shell import JOB_RESUME
 from agents_chrome.stitch import Stitcher
 from tests.conftest import cli_replay, recording_cases
 
@@ -64,10 +70,13 @@ def _answers(turns: list[dict]) -> list[str]:
 
 
 TABLE_CASES = [c for c in CASES if _fullscreen(c) and _tables_per_prompt(c)]
+RESUMED_CASES = [c for c in CASES if any(JOB_RESUME.match(x.strip()) for x in
+                                         _meta(c).get("shell", {}).get("typed_at_shell", []))]
 
 
 def test_some_recordings_show_the_situations() -> None:
     assert TABLE_CASES, "no full-screen Claude Code recording has an answer with a table"
+    assert RESUMED_CASES, "no Claude Code recording brings the agent back with fg"
 
 
 @pytest.mark.parametrize("screen_only", [False, True], ids=["as-recorded", "screen-only"])
@@ -123,3 +132,17 @@ def test_view_of_new_text_after_a_repeated_row_still_continues() -> None:
             "  They grow very slowly on bare rock."])
     text = "\n".join(st.doc)
     assert "Mosses grow" in text and "Lichens are" in text and text.index("Mosses") < text.index("Lichens")
+
+
+@pytest.mark.parametrize("screen_only", [False, True], ids=["as-recorded", "screen-only"])
+@pytest.mark.parametrize("case", RESUMED_CASES, ids=lambda p: p.name)
+def test_agent_brought_back_with_fg_goes_on_where_it_stopped(case: Path, screen_only: bool,
+                                                             tmp_path_factory) -> None:
+    turns = cli_replay(case, "claude-code", screen_only, tmp_path_factory)["turns"]
+    typed = [t["text"] for t in _truth(case)["turns"] if t["role"] == "user" and not t.get("kind")]
+    got = [t["text"] for t in turns if t["role"] == "user"]
+    assert got == typed
+    assert not any("bring it back" in t["text"] or "To undo typing" in t["text"] for t in turns), (
+        [t["text"] for t in turns if t["role"] == "system"])
+    # the job message stays: it is the shell's
+    assert any(t["role"] == "system" and "Stopped" in t["text"] for t in turns)
