@@ -861,15 +861,21 @@ def resume_notice(frames: list[Frame], run: Run, hist: list[int]) -> list[str]:
     """What the shell printed as it brought a stopped full-screen agent back
     (fish's `Send job 1 (codex) to foreground`), below the `fg` line: the main
     screen the agent leaves the alternate screen to shows it, the cursor
-    right below it where the shell left it. Not the agent's."""
+    right below it where the shell left it (or where the shell's own output
+    after the agent stopped again begins). Not the agent's."""
     for k in range(max(run.start, 1), run.end):
         f = frames[k]
         if not frames[k - 1].alternate or f.alternate:
             continue
         y0 = run.prompt_abs - hist[k]  # type: ignore[operator]
-        if not 0 <= y0 < f.cursor[1] <= len(f.lines):
+        end = f.cursor[1]
+        if f.teletype_from is not None and y0 < f.teletype_from[1] < end:
+            # the shell printed on after the agent stopped again (bash's `[1]+  Stopped`):
+            # that is the shell's return (after_exit_text), not the notice
+            end = f.teletype_from[1]
+        if not 0 <= y0 < end <= len(f.lines):
             return []
-        return [t.rstrip() for t in f.lines[y0 + 1:f.cursor[1]]]
+        return [t.rstrip() for t in f.lines[y0 + 1:end]]
     return []
 
 
