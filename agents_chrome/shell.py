@@ -651,17 +651,18 @@ JOB_RESUME = regex.compile(r"^(?:fg(?:\s+%?\S*)?|%\S*)$")
 
 def classify(frames: list[Frame], runs: list[Run], hist: list[int] | None = None) -> None:
     hist = hist if hist is not None else _absolute(frames)
-    last_agent: str | None = None
+    last_job: str | None = None  # the agent of the latest run `fg` may bring back
     for i, r in enumerate(runs):
         if r.prompt_abs is None:
             continue
         new = _new_text(frames, hist, r, _top(runs[i + 1]) if i + 1 < len(runs) else None)
         seen = registry.from_screen(new)
         named = typed_agent(r.command) if r.command else None
-        if named is None and last_agent and JOB_RESUME.match(r.command.strip()):
+        if named is None and last_job and JOB_RESUME.match(r.command.strip()):
             # a job brought back (Ctrl+Z stopped it): an agent redraws only its input box and
-            # footer, with no banner to know it by; the latest agent run is the job
-            named = last_agent
+            # footer, with no banner to know it by; the latest agent run is the job, unless a
+            # full-screen program ran since
+            named = last_job
             r.resumed = True
         if named and named != seen:
             # `codex` that printed "command not found" is a shell command
@@ -670,7 +671,10 @@ def classify(frames: list[Frame], runs: list[Run], hist: list[int] | None = None
                 named = None
         r.agent = named or seen
         r.resumed = r.resumed and r.agent == named
-        last_agent = r.agent or last_agent
+        if r.agent:
+            last_job = r.agent
+        elif any(frames[k].alternate for k in range(r.start, r.end)):
+            last_job = None  # a full-screen program run since (vim, less) is the job `fg` brings back
 
 
 def _blank_outside(frame: Frame, base: int, lo: int | None, hi: int | None) -> Frame:

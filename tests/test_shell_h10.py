@@ -17,7 +17,9 @@ through the real CLI / replay functions.
   are not given twice (before: 2 turns and a cut answer again, asst_prec
   0.67, turns 6 of 4), and fish's `Send job 1 (codex) to foreground`, which
   the main screen shows again when Codex leaves, is the `fg` line's output,
-  not the end of the last answer.
+  not the end of the last answer. The job `fg` brings back is the latest run
+  that could have stopped: after a full-screen program (less, vim) it is not
+  the agent.
 - fish draws its autosuggestion after the cursor, so no frame is idle at a
   prompt; with no pauses the next prompt comes in the same frame as the line
   before: a row above the new prompt opening with the very same prompt is a
@@ -138,3 +140,48 @@ def test_the_shells_resume_notice_is_the_fg_lines_output():
     for t in turns:
         if t["role"] != "system":
             assert fg[0][1] not in t["text"], t
+
+
+def _spliced_less_before_fg(dst: Path) -> Path:
+    """The suspend recording's real bytes with `date -u +%A` (typed while Codex
+    is stopped) replaced by its own `less src/util.py` run: a full-screen
+    program runs between the stopped agent and `fg`."""
+    lines = (SUSPEND / "session.cast").read_text(encoding="utf-8").splitlines()
+    ev = [json.loads(ln) for ln in lines[1:]]
+    cmds = _meta(SUSPEND)["shell"]["typed_at_shell"]
+    typed = [i for i, e in enumerate(ev) if e[1] == "i"]
+    after = (lambda k: next(i for i in typed if i > k))
+    # the Enter that ran each line typed at the shell, in order
+    enter, line = [], ""
+    for i in typed:
+        line += ev[i][2]
+        if ev[i][2] == "\r":
+            if len(enter) < len(cmds) and line[:-1].endswith(cmds[len(enter)]):
+                enter.append(i)
+            line = ""
+    n_less, n_date = cmds.index("less src/util.py"), cmds.index("date -u +%A")
+    less_from = after(enter[n_less - 1])
+    less_to = after(next(i for i in typed if i > enter[n_less] and ev[i][2] == "q"))  # `q` quit less
+    date_from, fg_from = after(enter[n_date - 1]), after(enter[n_date])
+    out, t, prev = [], 0.0, 0.0
+    for e in ev[:date_from] + ev[less_from:less_to] + ev[fg_from:]:
+        t += max(0.0, min(e[0] - prev, 1.0)) if out else e[0]
+        prev = e[0]
+        out.append([round(t, 6), e[1], e[2]])
+    dst.write_text(lines[0] + "\n" + "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in out),
+                   encoding="utf-8")
+    return dst
+
+
+def test_fg_after_a_full_screen_program_brings_that_program_back(tmp_path):
+    """The job `fg` resumes is the latest run that could have stopped: after
+    `less` (the alternate screen) it is no longer the agent."""
+    frames = _frames(_spliced_less_before_fg(tmp_path / "session.cast"))
+    hist = shell._absolute(frames)
+    runs = shell.find_runs(frames, hist, shell.learn_prompt(frames))
+    shell.classify(frames, runs, hist)
+    got = [(r.command, r.agent) for r in runs if r.prompt_abs is not None]
+    cmds = [c for c, _ in got]
+    assert cmds.index("jobs") < cmds.index("less src/util.py", cmds.index("jobs")) < cmds.index("fg")
+    agents = dict(got)
+    assert agents["codex --no-alt-screen"] == "codex" and agents["fg"] is None
