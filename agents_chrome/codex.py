@@ -47,6 +47,9 @@ PROMPT_LIST_ROW = regex.compile(r"^  (?P<mk>[•◦▪\-*]|\d+[.)])\s+\S")
 # background), long descriptions wrapped under their column.
 MENU_ROW = regex.compile(r"^(?:›\s|\s\s)/[a-z][\w-]*\s{2,}\S")
 MENU_CONT = regex.compile(r"^\s{6,}\S")
+# A call as the compact history draws it, and as the expanded one (Ctrl-T) does.
+COMPACT_CALL = regex.compile(r"^[•◦]\s+(Ran|Explored|Exited\s+\(status\s+\d+\))(\s|$)")
+EXPANDED_CALL = regex.compile(r"^(\$\s\S|[✓✗]\s.*•\s*[\d.]+\s*(ms|s|m)\b)")
 EDIT_COUNT = regex.compile(r"\(\+\d+\s+-\d+\)")
 EXPLORE_ITEM = regex.compile(r"^\s*(?:└\s+)?(?P<verb>List|Read|Search|Find|Grep|Glob|Open|View)\s+(?P<arg>.+)$")
 
@@ -347,6 +350,30 @@ class CodexProfile(ChromeProfile):
     def main_viewport(self, frame: Frame) -> tuple[int, int] | None:
         return self.viewport(frame)
 
+    def layout(self, frame: Frame) -> object:
+        """Ctrl-T switches the history between two views of the same turns:
+        compact (`• Ran <cmd>` with `└` output, `• Explored`) and expanded
+        (`$ <cmd>` at the left edge, its whole output, `✓ • 12ms`, and the
+        reasoning). Rows of one view never line up with the other's, so a
+        switch is a new layout, joined to the old one by words like a width
+        change. A view showing no call of either kind is taken as the one
+        before it."""
+        vp = self.viewport(frame)
+        if vp is None:
+            return None
+        compact = expanded = False
+        for ln in frame.lines[vp[0]:vp[1]]:
+            if not ln:
+                continue
+            c = ln[0]
+            if c == "$" or c == "✓" or c == "✗":
+                expanded = expanded or bool(EXPANDED_CALL.match(ln))
+            elif c == "•" or c == "◦":
+                compact = compact or bool(COMPACT_CALL.match(ln))
+        if compact == expanded:
+            return None
+        return "expanded" if expanded else "compact"
+
     def transcript(self, frames: Iterable[Frame]) -> list[TLine]:
         self._live_width: int | None = None
         self._card_bgs: set[str] = set()
@@ -512,6 +539,23 @@ class CodexProfile(ChromeProfile):
                 lb.kind, lb.rule, lb.body = "chrome", "tip", ""
             else:
                 tip = None
+        # On a narrow screen a notice (`■ Conversation interrupted - …`)
+        # goes on over more rows, wrapped by Codex: its rows up to the next
+        # blank or labelled row. The exit lines (`Token usage: …`, `codex
+        # resume <id>`), printed after the TUI let go, are wrapped by the
+        # terminal: the rows the autowrap carried them on to. (The `/status`
+        # panel has a `Token usage:` field too, with fields of its own under it.)
+        wrapping = None
+        prev: Labeled | None = None
+        for lb in labeled:
+            if lb.rule == "notice" or (lb.rule in ("token-usage", "resume-hint") and lb.line.wrapped):
+                wrapping = lb.rule
+            elif (wrapping is not None and lb.kind == "cont" and lb.line.text.strip()
+                  and (wrapping == "notice" or (prev is not None and prev.line.wrapped))):
+                lb.kind, lb.rule, lb.body = "chrome", wrapping, ""
+            else:
+                wrapping = None
+            prev = lb
         _prompt_lists(labeled)
         # The header card's rows under `>_ OpenAI Codex` (the directory, with
         # no field name in 0.169) run to its first blank row.
@@ -1212,6 +1256,13 @@ def _drop_reprinted(labeled: list[Labeled]) -> None:
     line up and both copies stay. The prompts are what a reprint restates
     for sure: a stretch from one header card to the next whose prompts
     open the next stretch, in order, is an older copy.
+
+    A drag of the window's edge brings a resize every tenth of a second:
+    each clears and starts a reprint that the next one cuts short, so the
+    stretch after an older copy may be a cut reprint holding only its first
+    prompts. A stretch is an older copy when any later stretch restates its
+    prompts, in order; a prompt is compared by the words its first row holds
+    at both widths (a narrower reprint wraps it sooner).
     """
     def panel(i: int) -> bool:
         # `/status` prints a card that opens with the same header: the
@@ -1230,10 +1281,19 @@ def _drop_reprinted(labeled: list[Labeled]) -> None:
     def prompts(lo: int, hi: int) -> list[list[str]]:
         return [TABLE_WORD.findall(labeled[i].body)[:6] for i in range(lo, hi) if labeled[i].kind == "user"]
 
+    def restated(old: list[list[str]], new: list[list[str]]) -> bool:
+        if not old or len(new) < len(old):
+            return False
+        for a, b in zip(old, new):
+            n = min(len(a), len(b))
+            if a[:n] != b[:n] or (n < min(3, max(len(a), len(b)))):
+                return False
+        return True
+
+    said = [prompts(bounds[k], bounds[k + 1]) for k in range(len(heads))]
     for k in range(len(heads) - 1):
-        lo, mid, hi = bounds[k], bounds[k + 1], bounds[k + 2]
-        old, new = prompts(lo, mid), prompts(mid, hi)
-        if not old or old != new[:len(old)]:
+        lo, mid = bounds[k], bounds[k + 1]
+        if not any(restated(said[k], said[j]) for j in range(k + 1, len(heads))):
             continue
         for i in range(lo, mid):
             lb = labeled[i]

@@ -100,7 +100,13 @@ class ChromeProfile:
                         self._dialogs.append((f.time, rows))
                         self._dialog_opened(f)
         return build_transcript(conversation_frames(), self.viewport, self.main_viewport, self.rows,
-                                self.layout_options)
+                                self.layout_options, self.layout)
+
+    def layout(self, frame: Frame) -> object:
+        """How an alternate-screen frame lays the conversation out besides
+        its width, when the program has more than one view of the same
+        history; None: unknown from this frame (as the frames before)."""
+        return None
 
     def _conversation_frame(self, frame: Frame) -> None:
         """Hook: `frame` shows the conversation (no dialog over it), in frame order."""

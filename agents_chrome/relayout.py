@@ -200,6 +200,7 @@ class LayoutStitcher:
         self._options = stitcher_options
         self._cur = Stitcher(**stitcher_options)  # type: ignore[arg-type]
         self._width = 0
+        self._layout: object = None
         self._tall = 0  # the tallest view of the current layout
         self._base: list[str] = []
         self._base_times: list[float] = []
@@ -210,11 +211,18 @@ class LayoutStitcher:
         self._join_key: tuple[object, ...] = ()
         self._join: tuple[list[str], list[float], set[int]] = ([], [], set())
 
-    def add(self, view: Sequence[Row], time: float = 0.0, width: int = 0, **kw: object) -> None:
-        if width and self._width and width != self._width and self._cur.doc:
+    def add(self, view: Sequence[Row], time: float = 0.0, width: int = 0, layout: object = None,
+            **kw: object) -> None:
+        """`layout`: how the view lays the document out besides its width (a
+        program's compact or expanded view of the same history); None: as
+        before. A change of either starts a new layout."""
+        if self._cur.doc and ((width and self._width and width != self._width)
+                              or (layout is not None and self._layout is not None and layout != self._layout)):
             self._settle()
         if width:
             self._width = width
+        if layout is not None:
+            self._layout = layout
         self._tall = max(self._tall, len(view))
         self._cur.add(view, time, **kw)  # type: ignore[arg-type]
 

@@ -66,7 +66,8 @@ def without_scrollbar(frame: Frame, glyphs: set[str] | frozenset[str]) -> list[s
 def build_transcript(frames: Iterable[Frame], viewport: Viewport = whole_screen,
                      main_viewport: Viewport | None = None,
                      rows: Callable[[Frame], list[str]] = frame_text,
-                     layout_options: dict | None = None) -> list[TLine]:
+                     layout_options: dict | None = None,
+                     layout: Callable[[Frame], object] | None = None) -> list[TLine]:
     """Ordered transcript lines from frames.
 
     `viewport` selects the conversation rows of alternate-screen frames;
@@ -74,7 +75,9 @@ def build_transcript(frames: Iterable[Frame], viewport: Viewport = whole_screen,
     screen, so an input box or footer at the bottom can be left out.
     `rows` gives a frame's row texts (a profile may crop a sidebar or
     encode a style the text alone does not show). `layout_options` go to
-    each alternate-screen stretch's `LayoutStitcher`.
+    each alternate-screen stretch's `LayoutStitcher`. `layout` names the
+    way a frame lays the conversation out besides its width (None: as the
+    frames before it): a change starts a new layout, as a width change does.
     """
     out: list[TLine] = []
     marks: list[tuple[int, int]] = []  # (transcript position, screen rows then)
@@ -99,7 +102,8 @@ def build_transcript(frames: Iterable[Frame], viewport: Viewport = whole_screen,
                 stitcher = LayoutStitcher(**(layout_options or {}))
             vp = viewport(f)
             if vp is not None:
-                stitcher.add(rows(f)[vp[0]:vp[1]], f.time, width=f.columns)
+                stitcher.add(rows(f)[vp[0]:vp[1]], f.time, width=f.columns,
+                             layout=layout(f) if layout is not None else None)
         else:
             last_main = f
     if stitcher is not None:

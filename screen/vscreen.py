@@ -1381,15 +1381,20 @@ class VirtualScreen(pyte.Screen):
             return
         self._track_all()
         self._boundary("resize")
+        taller_or_shorter = lines != self.lines
         if self.alternate:
             self._resize_alternate(lines, columns)
         else:
             self._resize_main(lines, columns)
-        self._after_resize()
+        self._after_resize(taller_or_shorter)
 
-    def _after_resize(self) -> None:
+    def _after_resize(self, height_changed: bool = True) -> None:
         self.parser.forget_positions()
-        self.margins = None
+        # tmux resets the scroll region when the height changes only: after a
+        # width-only resize a program that set a region keeps scrolling it
+        # (Codex inline, resized in the middle of a reprint)
+        if height_changed:
+            self.margins = None
         self.tabstops = set(range(8, self.columns, 8))
         if self.cursor.x > self.columns:
             self.cursor.x = self.columns
