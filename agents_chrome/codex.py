@@ -410,7 +410,10 @@ class CodexProfile(ChromeProfile):
             else:
                 # once per row snapshot (its styles and marks): a row without
                 # CJK bold is asked again every frame
-                marked = _row_memo("wb", cells, ln, lambda: _wide_bold_of(ln, styles[y]))
+                # (marks go only next to a CJK letter: a row without one
+                # has none to set, and its styles are left unread)
+                marked = _row_memo("wb", cells, ln, lambda: _wide_bold_of(ln, styles[y])
+                                   if IDEOGRAPH.search(ln) else ln)
                 if marked is None:
                     continue
             key = ln.strip()
