@@ -434,6 +434,7 @@ class Stitcher:
         if not prefix:
             return 0
         text = _squeeze("".join(v for v in prefix if v))
+        top = next((v.strip() for v in prefix if v and v.strip()), None)
         j = pending = 0
         k = len(prefix)
         y = anchor - 1
@@ -447,6 +448,12 @@ class Stitcher:
             sq = _squeeze(d)
             ok = (len(sq) >= 8 and sq in text) or (aligned is not None and aligned.strip() != ""
                                                    and _resembles(aligned, d))
+            if not ok and j == 0 and top is not None and len(d.strip()) >= 3 and top.startswith(d.strip()):
+                # the row last drawn above the anchor is the view's first row,
+                # grown: a block filled in at once (a code block streamed
+                # past a whole screen between two frames) pushed it to the
+                # view's top, and the view redraws everything below it
+                ok = True
             if not ok and j + pending < k and prefix[k - 1 - (j + pending)] is None:
                 ok = True  # covered by an overlay: the row is kept below
             if not ok:

@@ -124,3 +124,25 @@ def test_a_resize_over_a_row_cut_mid_word_keeps_one_copy_of_it(screen_only, tmp_
             assert not any(first.startswith(ln) and ln != first for ln in lines), prompt
             return
     raise AssertionError("the case serves a code answer")
+
+
+@pytest.mark.parametrize("screen_only", [False, True])
+def test_a_row_grown_past_a_whole_screen_is_not_kept_as_drawn_first(screen_only, tmp_path_factory):
+    """The code block's first row is drawn as `import` (the stream cut it
+    there); the next frame, under load, shows the block a whole screen on,
+    `import json, time, statistics` at the screen's top and nothing else it
+    shares with the frames before but the turn's running footer. That row
+    is the first one grown, not a new row under it: the answer holds no row
+    that the next row it shows starts with."""
+    got = segments(replay(case(SMALL), screen_only, tmp_path_factory)["turns"])
+    prompt, checked = None, 0
+    for t in _truth_turns(SMALL):
+        if t["role"] == "user":
+            prompt = t["text"]
+        elif t["role"] == "assistant" and "```" in t["text"]:
+            text = next(answers(s) for s in got if s["user"] == prompt)
+            lines = [ln.strip() for ln in text.split("\n") if ln.strip()]
+            for a, b in zip(lines, lines[1:]):
+                assert not (b.startswith(a) and a != b), (prompt, a, b)
+            checked += 1
+    assert checked == 2
