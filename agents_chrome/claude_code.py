@@ -36,6 +36,10 @@ LOGO = regex.compile(r"^\s*[▐▝▘▗▖▛▜▟▙▀▄█]{2}[▐▝▘�
 STAR = r"[✻✶✳✢✽·*⏺∗]"
 #: the header's text with the mascot left out (`_still_mascot`)
 LOGO_STILL = regex.compile(r"^ {%d}Claude Code v?\d" % 11)
+#: the header's other rows: the mascot's lower rows, then the model and the directory
+LOGO_CONTINUED = regex.compile(r"^\s*[▐▝▘▗▖▛▜▟▙▀▄█]{2}[▐▝▘▗▖▛▜▟▙▀▄█ ]*\s{2,}\S")
+#: any row of the header (a reprint may come with its first row cut off)
+HEADER = regex.compile("|".join("(?:%s)" % r.pattern for r in (LOGO, LOGO_STILL, LOGO_CONTINUED)))
 _MASCOT = frozenset("▐▝▘▗▖▛▜▟▙▀▄█▌·~*✻ ")
 _MASCOT_COLS = 10
 
@@ -77,7 +81,7 @@ class ClaudeCodeProfile(ChromeProfile):
     rules = (
         LineRule("logo", "chrome", LOGO.pattern),
         LineRule("logo-still", "chrome", LOGO_STILL.pattern),
-        LineRule("logo-continued", "chrome", r"^\s*[▐▝▘▗▖▛▜▟▙▀▄█]{2}[▐▝▘▗▖▛▜▟▙▀▄█ ]*\s{2,}\S"),
+        LineRule("logo-continued", "chrome", LOGO_CONTINUED.pattern),
         LineRule("status-star", "chrome", rf"^\s*{STAR}\s+\S+(…|\s+for\s+\d)"),
         LineRule("status-star-tokens", "chrome", rf"^\s*{STAR}\s+.*(\d+s\b|tokens|esc to interrupt)"),
         # the thinking time alone, as the full-screen renderer draws it under
@@ -326,7 +330,7 @@ class ClaudeCodeProfile(ChromeProfile):
         self._boxed: dict[str, list[str]] = {}
         lines = super().transcript(tap(self._new_text_only(self._laid_out(frames))))
         lines = _drop_input_boxes(_without_restored_rows(lines))
-        return _join_wide_wraps(_join_reflowed(fold_reprints(lines, LOGO)))
+        return _join_wide_wraps(_join_reflowed(fold_reprints(lines, HEADER)))
 
     # -- turns ------------------------------------------------------------
     def label(self, lines: list[TLine]) -> list[Labeled]:

@@ -323,20 +323,28 @@ def fold_reprints(lines: list[TLine], anchor: "regex.Pattern[str]", compare: int
     Inline TUIs redraw everything after a clear or resize (Claude Code
     reprints its header and the whole conversation); our screen keeps the
     first copy in history, so the transcript holds both. A stretch that
-    starts at an `anchor` line (the header) and whose first `compare`
-    non-blank lines open the next stretch too is an older copy: dropped.
+    starts at a run of `anchor` lines (the header's rows) and whose first
+    `compare` non-blank lines after them open the next stretch too is an
+    older copy: dropped. The header's own rows are not compared: a reprint
+    may come with its first row cut off, or another frame of an animated
+    logo.
     """
-    starts = [i for i, ln in enumerate(lines) if anchor.search(ln.text)]
+    hit = [bool(anchor.search(ln.text)) for ln in lines]
+    starts = [i for i, h in enumerate(hit) if h and not (i > 0 and hit[i - 1])]
     if len(starts) < 2:
         return lines
     bounds = starts + [len(lines)]
     keep: list[TLine] = list(lines[:starts[0]])
+
+    def body(stretch: list[TLine], first: int) -> list[str]:
+        return [ln.text for k, ln in enumerate(stretch, first) if ln.text.strip() and not hit[k]]
+
     for k in range(len(starts)):
         seg = lines[bounds[k]:bounds[k + 1]]
         if k + 1 < len(starts):
             nxt = lines[bounds[k + 1]:bounds[k + 2]]
-            a = [ln.text for ln in seg if ln.text.strip()][:compare]
-            b = [ln.text for ln in nxt if ln.text.strip()][:len(a)]
+            a = body(seg, bounds[k])[:compare]
+            b = body(nxt, bounds[k + 1])[:len(a)]
             if len(a) >= 2 and a == b:
                 continue  # the next stretch reprints this one
         keep.extend(seg)

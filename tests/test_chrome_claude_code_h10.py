@@ -13,7 +13,12 @@ events stripped:
   whole conversation again under the shell's lines: the stretch after `fg`
   goes on from where the agent stopped, every prompt comes back once, and
   the notice it prints as it stops (`Claude Code is suspended. Run `fg` to
-  bring it back.`) is its chrome, not shell output.
+  bring it back.`) is its chrome, not shell output;
+- a permission dialog closed in the inline renderer repaints the screen
+  from its top, header and conversation again; the shell's rows above the
+  agent are blanked for it, and with other pauses the reprint's first
+  header row is among them. The reprint is still known by the header rows
+  it keeps and the conversation rows after them, and folded.
 """
 from __future__ import annotations
 
@@ -23,8 +28,10 @@ from pathlib import Path
 import pytest
 import regex
 
+from agents_chrome.claude_code import HEADER
 from agents_chrome.shell import JOB_RESUME
 from agents_chrome.stitch import Stitcher
+from agents_chrome.transcript import TLine, fold_reprints
 from tests.conftest import cli_replay, recording_cases
 
 CASES = recording_cases("claude-code")
@@ -146,3 +153,27 @@ def test_agent_brought_back_with_fg_goes_on_where_it_stopped(case: Path, screen_
         [t["text"] for t in turns if t["role"] == "system"])
     # the job message stays: it is the shell's
     assert any(t["role"] == "system" and "Stopped" in t["text"] for t in turns)
+
+
+def test_reprint_missing_its_first_header_row_is_folded() -> None:
+    """Rows as a 96-column inline screen kept them: the first turn scrolled
+    into history while the permission dialog was up, then the repaint after
+    it, its first header row blanked with the shell's rows."""
+    head = [" ▐▛███▛█   Claude Code v2.1.330", "▝▜██████▀  Opus 5.5 · API Usage Billing",
+            " ▝▝   ▝▝   /tmp/w/yard"]
+    turn = ["", "❯ run check_headways.py for me", "", "● Running the headway check.", "",
+            "● Bash(python3 check_headways.py)", "  ⎿  Ashby departures: 3 min headway: 60 max: 60", ""]
+    rest = ["● Ashby has three departures, so the headway is a steady 60 minutes.", ""]
+    lines = [TLine(t, 1.0, "history", 0) for t in head + turn] + \
+            [TLine(t, 2.0, "history", 0) for t in head[1:] + turn + rest]
+    got = [ln.text for ln in fold_reprints(lines, HEADER)]
+    assert got == head[1:] + turn + rest
+
+
+def test_new_conversation_under_a_header_is_kept() -> None:
+    """A second header over other conversation rows (after /clear) is no reprint."""
+    head = [" ▐▛███▛█   Claude Code v2.1.330", " ▝▝   ▝▝   /tmp/w/yard"]
+    one = ["❯ what is a semaphore signal?", "● An arm that swings to show the aspect."]
+    two = ["❯ and a colour light?", "● Lamps instead of an arm."]
+    lines = [TLine(t, 1.0, "history", 0) for t in head + one + head + two]
+    assert [ln.text for ln in fold_reprints(lines, HEADER)] == head + one + head + two

@@ -48,6 +48,9 @@ CASES += [RECORDINGS / "claude-code" / "h6-sh-cc-rprompt-crash-150x44"]
 CASES += [RECORDINGS / "codex" / "h10-sh-codex-suspend-61x20", RECORDINGS / "codex" / "h5-sh-codex-fish-110x32"]
 # Codex on the alternate screen stopped at fish, resized while stopped, brought back (redraws it all).
 CASES += [RECORDINGS / "codex" / "h10-sh-codex-fish-stop-100x28"]
+# Claude Code inline from bash: a permission dialog closed with a repaint from the top of the
+# screen (its header reprinted over the shell's rows), Ctrl+Z, `fg` (h10).
+CASES += [RECORDINGS / "claude-code" / "h10-sh-cc-signal-suspend-96x28"]
 # Full-screen Textual (Vibe): which folded tool calls belong to a turn is told by frame order.
 CASES += [RECORDINGS / "vibe" / "r3-vibe-long-a-100x30"]
 # Claude Code's inline renderer with Ctrl+O's detailed transcript drawn over the conversation,
