@@ -39,7 +39,7 @@ from agents_chrome.profile import ChromeProfile
 from agents_chrome.rules import Labeled, LineRule
 from agents_chrome.transcript import TLine
 from agents_chrome.turns import Turn
-from agents_chrome.cjk_bold import IDEOGRAPH, marked_ideograph_bold as _marked_ideograph_bold
+from agents_chrome.cjk_bold import marked_ideograph_bold as _marked_ideograph_bold
 from agents_chrome.relayout import LayoutStitcher
 from screen.frames import Frame
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -103,7 +102,7 @@ def test_malformed_inputs_are_skipped_counted_and_named(tmp_path):
     assert "Traceback" not in res.stderr
     summary = res.stdout
     assert "malformed lines skipped" in summary
-    stats = json.loads(cli("sync", "--home", str(home), "--format", "json", env=env).stdout)
+    json.loads(cli("sync", "--home", str(home), "--format", "json", env=env).stdout)  # the summary is JSON
     listing = json.loads(cli("list", "--format", "json", env=env).stdout)
     assert len(listing) >= 1  # the good session (and the broken copy's good lines) made it
     first = json.loads(cli("sync", "--home", str(home), "--format", "json",

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import difflib
 import unicodedata
-from pathlib import Path
 
 import regex
 

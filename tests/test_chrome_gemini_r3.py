@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import cli, cli_replay, recording_cases, strip_inputs
+from tests.conftest import cli_replay, recording_cases
 
 AGENT = "gemini"
 CASES = recording_cases(AGENT)

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
-from tests.conftest import cli, cli_replay, recording_cases, strip_inputs
+from tests.conftest import cli_replay, recording_cases
 from tests.test_timing import retime, turns_of
 
 AGENT = "kimi"

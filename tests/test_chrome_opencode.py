@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CORPUS, RECORDINGS, cli, cli_replay, strip_inputs
+from tests.conftest import CORPUS, RECORDINGS, cli_replay
 
 AGENT = "opencode"
 WORD = re.compile(r"\w+", re.UNICODE)

@@ -15,7 +15,6 @@ Checked on real recordings (recordings/vibe/h5-*), with and without input events
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 import regex

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import RECORDINGS, cli, cli_replay, recording_cases, strip_inputs
+from tests.conftest import RECORDINGS, cli_replay, recording_cases
 
 AGENT = "vibe"
 CASES = recording_cases(AGENT)

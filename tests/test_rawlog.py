@@ -305,7 +305,7 @@ def test_timing_that_cuts_a_character_in_two_keeps_it_whole(tmp_path):
     ts, t = tmp_path / "ts", tmp_path / "t"
     body = "é日本🙂".encode()
     ts.write_bytes(b"Script started on 2026-01-01 00:00:00+00:00\n" + body)
-    t.write_text("".join(f"0.1 1\n" for _ in body))  # one byte per entry
+    t.write_text("".join("0.1 1\n" for _ in body))  # one byte per entry
     with RawLogReader(ts, size=(20, 3), timing=t) as r:
         events = list(r.events(warn=False))
     assert "".join(e.data for e in events) == "é日本🙂"

@@ -197,7 +197,6 @@ def test_signals_while_record_finishes_keep_the_programs_exit_code(tmp_path):
         print("bye", flush=True)
         sys.exit(3)
     """
-    home = tmp_path / "home"
     p, out = spawn(tmp_path, body)
     p.expect(pexpect.EOF)
     p.close()

@@ -16,7 +16,7 @@ from tests.conftest import RECORDINGS, cli
 
 pytest.importorskip("textual")
 
-from archive.record import Conversation, Source, Turn  # noqa: E402
+from archive.record import Conversation, Turn  # noqa: E402
 from archive.store import Store  # noqa: E402
 from capsule_capture.tui.app import BrowseApp  # noqa: E402
 from capsule_capture.tui.lists import PAGE, ConversationsScreen, WorkspacesScreen  # noqa: E402

@@ -101,7 +101,6 @@ def test_recording_dropped_in_is_imported_and_sigterm_ends_cleanly(tmp_path):
         day.mkdir(parents=True)
         tmp = day / "incoming.part"
         shutil.copyfile(RECORDINGS / "codex" / "x2-short-answers-140x36" / "session.cast", tmp)
-        t0 = time.monotonic()
         tmp.rename(day / "copied.cast")
         took = until(lambda: count(data) == 1, 10)
     finally:

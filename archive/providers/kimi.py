@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Iterator
 
 from archive.providers.base import BaseProvider, ParseResult, iso, iter_jsonl, need_obj, obj, text_of
 from archive.record import Conversation, Source, Turn, conversation_id, turn_key
