@@ -401,6 +401,19 @@ def _narrower_layout(box_row: str, right: int) -> bool:
     return len(box_row.rstrip()) < right - BOX_RIGHT_SLACK
 
 
+def _box_end_column(frame: Frame) -> int | None:
+    """Where the conversation's input box ends (its bottom edge's last cell),
+    the lowest one on the screen; None with no such box (the home screen's
+    box is centred: it starts further in)."""
+    for y in range(len(frame.lines) - 1, -1, -1):
+        row = frame.lines[y]
+        if BOX_BOTTOM.match(row):
+            if len(row) - len(row.lstrip()) > 3:
+                return None
+            return len(row.rstrip())
+    return None
+
+
 #: columns between the layout's right edge (the terminal's, or the sidebar's
 #: left edge) and the last column a word may end at with more text after it
 #: on its row (the wrap keeps room for the space after it; a paragraph's last
@@ -676,6 +689,19 @@ class OpenCodeProfile(ChromeProfile):
                 seen.setdefault(f.columns, Counter())[col] += 1
                 if col is not None:
                     self._own_sidebar[id(f)] = col
+        # A terminal resized while OpenCode was stopped (Ctrl+Z): brought back
+        # with `fg`, it is sent no SIGWINCH and paints its old layout on the
+        # new screen for as long as it runs. A width none of whose frames
+        # shows the conversation's input box spanning it is drawn in the
+        # layout its widest box gives (a grow OpenCode took shows the wide box
+        # once it reprints, and keeps its first, old frames out).
+        widest: dict[int, int] = {}
+        for f in frames:
+            if f.alternate:
+                end = _box_end_column(f)
+                if end is not None:
+                    widest[f.columns] = max(widest.get(f.columns, 0), end)
+        self._drawn_right = {w: end + 1 for w, end in widest.items() if end < w - BOX_RIGHT_SLACK}
         self._sidebar = {}
         for w, votes in seen.items():
             bare = votes.pop(None, 0)
@@ -696,7 +722,7 @@ class OpenCodeProfile(ChromeProfile):
         # instant may have two widths, so the time alone cannot say).
         for f in frames:
             if f.alternate:
-                f.time = _LaidTime.at(f.time, self._sidebar.get(f.columns) or f.columns)
+                f.time = _LaidTime.at(f.time, self._sidebar.get(f.columns) or self._layout_right(f.columns))
         try:
             lines = super().transcript(frames)
         finally:
@@ -705,6 +731,11 @@ class OpenCodeProfile(ChromeProfile):
             self._dialogs = [(float(t), rows) for t, rows in getattr(self, "_dialogs", [])]
         return [dataclasses.replace(ln, time=float(ln.time), width=ln.width or getattr(ln.time, "width", 0))
                 if isinstance(ln.time, _LaidTime) else ln for ln in lines]
+
+    def _layout_right(self, columns: int) -> int:
+        """The right edge OpenCode lays the conversation out to on a screen
+        this wide: the terminal's, or the old width it kept (`_drawn_right`)."""
+        return getattr(self, "_drawn_right", {}).get(columns, columns)
 
     def _conversation_frame(self, frame: Frame) -> None:
         if frame.alternate:
@@ -868,7 +899,7 @@ class OpenCodeProfile(ChromeProfile):
                     return None
                 edges = [sidebar_start(frame) if frame.cells else None,
                          getattr(self, "_sidebar", {}).get(frame.columns)]
-                if _narrower_layout(frame.lines[y], min([frame.columns] + [e for e in edges if e])):
+                if _narrower_layout(frame.lines[y], min([self._layout_right(frame.columns)] + [e for e in edges if e])):
                     return None
                 top = y
                 while top > 0 and frame.lines[top - 1].lstrip().startswith(BAR):

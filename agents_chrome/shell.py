@@ -883,6 +883,12 @@ def resume_notice(frames: list[Frame], run: Run, hist: list[int]) -> list[str]:
     return []
 
 
+#: characters (spaces left out) of the part of an answer drawn before a stop
+#: that its whole, drawn after `fg`, must begin with (the part's last row may
+#: be cut inside a word, or its markup not yet closed)
+ANSWER_HEAD = 40
+
+
 def _redrawn(prev: list[Turn], new: list[Turn]) -> int:
     """How many leading turns of a resumed agent's stretch repeat the turns it
     showed before it stopped: a full-screen agent redraws its conversation
@@ -900,6 +906,25 @@ def _redrawn(prev: list[Turn], new: list[Turn]) -> int:
         if i == len(new) or new[i].role == "user":
             done = i
     return done
+
+
+def _answer_resumed(prev: list[Turn], new: list[Turn]) -> int | None:
+    """An agent stopped while it answered, then brought back: the stretch
+    before the stop ends with the prompt and the part of the answer drawn so
+    far; the resumed stretch (less what it redraws of the turns before)
+    opens with that prompt again and the whole answer. How many turns at the
+    end of `prev` that part is (0: nothing was drawn yet), or None when the
+    resumed stretch does not open with the prompt `prev` ends in."""
+    flat = (lambda t: "".join(t.text.split()))
+    u = next((k for k in range(len(prev) - 1, -1, -1) if prev[k].role == "user"), None)
+    if u is None or not new or new[0].role != "user" or flat(new[0]) != flat(prev[u]):
+        return None
+    part = "".join(flat(t) for t in prev[u + 1:])
+    nxt = next((k for k in range(1, len(new)) if new[k].role == "user"), len(new))
+    whole = "".join(flat(t) for t in new[1:nxt])
+    if not whole.startswith(part[:ANSWER_HEAD]):
+        return None
+    return len(prev) - u - 1
 
 
 def shell_lines(frames: list[Frame], run: Run, next_abs: int | None, hist: list[int] | None = None) -> list[str]:
@@ -1010,7 +1035,8 @@ def split(frames: list[Frame], header: CastHeader, forced: str | None = None) ->
     if len(detected) > 1:
         forced = None
     out: list[Stretch] = []
-    shown: dict[str, list[Turn]] = {}  # per agent: the turns its last stretch gave
+    shown: dict[str, list[Turn]] = {}  # per agent: the turns all its stretches gave, in order
+    latest: dict[str, Stretch] = {}  # per agent: its latest stretch
     for i, r in enumerate(runs):
         nxt = _top(runs[i + 1]) if i + 1 < len(runs) else None
         t0 = frames[r.start].time
@@ -1030,12 +1056,20 @@ def split(frames: list[Frame], header: CastHeader, forced: str | None = None) ->
         notice: list[str] = []
         if r.resumed and key in shown:
             turns = turns[_redrawn(shown[key], turns):]
+            cut = _answer_resumed(latest[key].turns, turns)
+            if cut is not None:
+                # the answer the agent was stopped in comes back whole: the part drawn
+                # before the stop goes, and the prompt stays where it was asked
+                del latest[key].turns[len(latest[key].turns) - cut:]
+                del shown[key][len(shown[key]) - cut:]
+                turns = turns[1:]
             notice = resume_notice(frames, r, hist)
-        shown[key] = turns
+        shown[key] = shown.get(key, []) + turns
         launch = "\n".join(r.head + [f"{r.prompt}{r.command}".rstrip()] + notice).rstrip("\n")
         head = [Turn("system", launch, name="shell", time=t0)] if r.prompt_abs is not None else []
         out.append(Stretch("agent", name or r.agent, head + turns,
                            [Labeled(TLine(launch, t0, "shell", i), "system", "shell-launch", launch)] + labeled))
+        latest[key] = out[-1]
         tail = after_exit_text(frames, runs, i, hist) if r.prompt_abs is not None else ""
         tail = _without_agent_chrome(profile, tail, i)
         if tail.strip():
