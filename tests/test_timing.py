@@ -51,6 +51,8 @@ CASES += [RECORDINGS / "codex" / "h10-sh-codex-fish-stop-100x28"]
 # Claude Code inline from bash: a permission dialog closed with a repaint from the top of the
 # screen (its header reprinted over the shell's rows), Ctrl+Z, `fg` (h10).
 CASES += [RECORDINGS / "claude-code" / "h10-sh-cc-signal-suspend-96x28"]
+# Vibe from bash stopped with Ctrl+Z twice, once while an answer streams, resized while stopped (h11).
+CASES += [RECORDINGS / "vibe" / "h11-sh-vibe-jobctl-103x29"]
 # Full-screen Textual (Vibe): which folded tool calls belong to a turn is told by frame order.
 CASES += [RECORDINGS / "vibe" / "r3-vibe-long-a-100x30"]
 # Claude Code's inline renderer with Ctrl+O's detailed transcript drawn over the conversation,

@@ -1,0 +1,59 @@
+"""Vibe stopped with Ctrl+Z and brought back with `fg`, round h11, on the
+recording's real bytes through the real CLI / replay functions.
+
+Mistral Vibe 3.0.2 started from bash: 2 turns, Ctrl+Z (Vibe prints `Mistral
+Vibe has been suspended. Run fg to bring Mistral Vibe back.`), `jobs`, a
+command, the window grows while it is stopped, `fg`; 2 more turns, the second
+stopped with Ctrl+Z while its answer streams and brought back with `fg`.
+
+Brought back, Vibe redraws its conversation from the first stretch on (the
+answer before the first stop cut at the top), and the answer that was
+streaming at the second stop comes back whole after the `fg` line. With a
+resumed stretch compared only with the one before it, the first stretch's
+turns and the cut answer came back a second time (asst_prec 0.48, turns_ok 0
+on this recording); the rules of 6509a50 (a resumed stretch compared with all
+the job showed, the part of an answer drawn before the stop dropped) give each
+turn once. This guards them on Vibe, whose redraw does not repeat the prompt
+the way OpenCode's does.
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import RECORDINGS, replay_json
+
+CASE = RECORDINGS / "vibe" / "h11-sh-vibe-jobctl-103x29"
+
+
+def _truth() -> list[dict]:
+    return json.loads((CASE / "truth.json").read_text(encoding="utf-8"))["turns"]
+
+
+def _flat(text: str) -> str:
+    """Text without markdown marks, bullets and line breaks (Vibe draws `-` items as `•`)."""
+    for mark in ("**", "`", "•", "- "):
+        text = text.replace(mark, " ")
+    return "".join(text.split())
+
+
+@pytest.mark.parametrize("screen_only", [False, True])
+def test_each_answer_once_across_two_stops(screen_only: bool) -> None:
+    turns = replay_json(CASE / "session.cast", "vibe", screen_only)["turns"]
+    got = [t for t in turns if t["role"] in ("user", "assistant")]
+    want = [t for t in _truth() if t["role"] in ("user", "assistant") and t.get("kind") != "exit_command"]
+    assert [t["role"] for t in got] == [t["role"] for t in want]
+    assert [_flat(t["text"]) for t in got] == [_flat(t["text"]) for t in want]
+
+
+def test_the_answer_stopped_mid_stream_comes_back_once_and_whole() -> None:
+    turns = replay_json(CASE / "session.cast", "vibe")["turns"]
+    whole = _flat([t for t in _truth() if t["role"] == "assistant"][-1]["text"])
+    head = whole[:40]
+    copies = [t for t in turns if t["role"] == "assistant" and _flat(t["text"]).startswith(head)]
+    assert [_flat(t["text"]) for t in copies] == [whole]
+    # asked before the second stop, answered after the `fg` that brought Vibe back
+    fgs = [i for i, t in enumerate(turns) if t["role"] == "system" and t["text"].split("\n")[0].endswith("% fg")]
+    last_user = max(i for i, t in enumerate(turns) if t["role"] == "user")
+    assert len(fgs) == 2 and fgs[0] < last_user < fgs[1] < turns.index(copies[0])
