@@ -912,16 +912,27 @@ def _answer_resumed(prev: list[Turn], new: list[Turn]) -> int | None:
     """An agent stopped while it answered, then brought back: the stretch
     before the stop ends with the prompt and the part of the answer drawn so
     far; the resumed stretch (less what it redraws of the turns before)
-    opens with that prompt again and the whole answer. How many turns at the
-    end of `prev` that part is (0: nothing was drawn yet), or None when the
-    resumed stretch does not open with the prompt `prev` ends in."""
+    opens with that prompt again and the whole answer, or, when the redraw
+    no longer reaches the prompt (a screen shrunk while the agent was
+    stopped, Vibe), with the whole answer alone. How many turns at the end
+    of `prev` that part is (0: nothing was drawn yet), or None when the
+    resumed stretch opens with neither."""
     flat = (lambda t: "".join(t.text.split()))
     u = next((k for k in range(len(prev) - 1, -1, -1) if prev[k].role == "user"), None)
-    if u is None or not new or new[0].role != "user" or flat(new[0]) != flat(prev[u]):
+    if u is None or not new:
         return None
+    if new[0].role == "user":
+        if flat(new[0]) != flat(prev[u]):
+            return None
+        first = 1
+    else:
+        # the prompt is not redrawn: the answer must begin with a part that was drawn
+        if u == len(prev) - 1:
+            return None
+        first = 0
     part = "".join(flat(t) for t in prev[u + 1:])
     nxt = next((k for k in range(1, len(new)) if new[k].role == "user"), len(new))
-    whole = "".join(flat(t) for t in new[1:nxt])
+    whole = "".join(flat(t) for t in new[first:nxt])
     if not whole.startswith(part[:ANSWER_HEAD]):
         return None
     return len(prev) - u - 1
@@ -1062,7 +1073,8 @@ def split(frames: list[Frame], header: CastHeader, forced: str | None = None) ->
                 # before the stop goes, and the prompt stays where it was asked
                 del latest[key].turns[len(latest[key].turns) - cut:]
                 del shown[key][len(shown[key]) - cut:]
-                turns = turns[1:]
+                if turns[0].role == "user":
+                    turns = turns[1:]
             notice = resume_notice(frames, r, hist)
         shown[key] = shown.get(key, []) + turns
         launch = "\n".join(r.head + [f"{r.prompt}{r.command}".rstrip()] + notice).rstrip("\n")

@@ -22,6 +22,8 @@ import json
 
 import pytest
 
+from agents_chrome import shell
+from agents_chrome.turns import Turn
 from tests.conftest import RECORDINGS, replay_json
 
 CASE = RECORDINGS / "vibe" / "h11-sh-vibe-jobctl-103x29"
@@ -57,3 +59,22 @@ def test_the_answer_stopped_mid_stream_comes_back_once_and_whole() -> None:
     fgs = [i for i, t in enumerate(turns) if t["role"] == "system" and t["text"].split("\n")[0].endswith("% fg")]
     last_user = max(i for i, t in enumerate(turns) if t["role"] == "user")
     assert len(fgs) == 2 and fgs[0] < last_user < fgs[1] < turns.index(copies[0])
+
+
+def test_answer_resumed_without_its_prompt_redrawn() -> None:
+    """Vibe stopped while its first answer streamed, the screen shrunk while it
+    was stopped (78x22 from 97x28, probe h11-sh-vibe-stopshrink), `fg`: the
+    redraw no longer reaches the prompt and opens with the whole answer. The
+    part drawn before the stop is dropped (before: the answer came back twice,
+    cut and whole, asst_prec 0.61 both ways -> 1.00)."""
+    part = "A canal lock lifts a boat with nothing but gravity\nand two pairs of gates.\n\nThe boat enters"
+    whole = part.replace("\n", " ") + " the chamber at the lower level and the bottom gates close behind it."
+    prev = [Turn("user", "how does a canal lock work?"), Turn("assistant", part)]
+    assert shell._answer_resumed(prev, [Turn("assistant", whole), Turn("user", "next")]) == 1
+    # nothing of the answer drawn before the stop: nothing to drop, nothing taken
+    assert shell._answer_resumed(prev[:1], [Turn("assistant", whole)]) is None
+    # a different answer opening the resumed stretch is not the cut one
+    other = "Locks on a river navigation are usually wider than canal locks and have weirs beside them."
+    assert shell._answer_resumed(prev, [Turn("assistant", other)]) is None
+    # the prompt redrawn too (OpenCode, Vibe on a screen not shrunk): as before
+    assert shell._answer_resumed(prev, [Turn("user", "how does a canal lock work?"), Turn("assistant", whole)]) == 1
