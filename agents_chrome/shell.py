@@ -395,10 +395,12 @@ def _accepted(frame: Frame) -> tuple[str, str] | None:
 
 
 def _absolute(frames: list[Frame]) -> list[int]:
-    """Per frame: how many lines had scrolled into history by its end."""
+    """Per frame: how many lines had scrolled into history by its end (rows a
+    taller screen had brought back from history count again as they leave:
+    the open run's row was moved down for them, `find_runs`)."""
     out, total = [], 0
     for f in frames:
-        total += len(f.scrolled)
+        total += len(f.scrolled) + f.returned
         out.append(total)
     return out
 
@@ -880,6 +882,30 @@ def resume_notice(frames: list[Frame], run: Run, hist: list[int]) -> list[str]:
         if not 0 <= y0 < end <= len(f.lines):
             return []
         return [t.rstrip() for t in f.lines[y0 + 1:end]]
+    return _inline_notice(frames, run, hist)
+
+
+def _inline_notice(frames: list[Frame], run: Run, hist: list[int]) -> list[str]:
+    """The job's command line bash prints under `fg` for an agent that draws on
+    the main screen (Claude Code inline, Codex --no-alt-screen): in the first
+    frame after the `fg` line was accepted that shows anything below it,
+    plain text (no control sequence) from the start of the row under the
+    prompt row down to the cursor at a row's start. An agent that draws
+    there first (its repaint, not plain text) leaves no notice."""
+    for k in range(run.start + 1, run.end):
+        f = frames[k]
+        if f.alternate:
+            return []
+        y0 = run.prompt_abs - hist[k]  # type: ignore[operator]
+        if not 0 <= y0 < len(f.lines):
+            return []
+        if y0 == len(f.lines) - 1 or not f.lines[y0 + 1].strip():
+            continue  # nothing below the `fg` line yet
+        x, y1 = f.cursor
+        if f.teletype_from != (0, y0 + 1) or x != 0 or not y0 + 1 < y1 <= len(f.lines):
+            return []
+        rows = [t.rstrip() for t in f.lines[y0 + 1:y1]]
+        return rows if all(rows) else []
     return []
 
 

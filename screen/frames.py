@@ -181,6 +181,10 @@ class Frame:
     #: between two frames is read with its colours as surely as one on a frame,
     #: whatever the pauses that placed the frames
     scrolled_lines: list = field(default_factory=list, repr=False)
+    #: rows a resize had brought back from history (a taller screen) that left
+    #: the top again since the previous frame, unchanged: not in `scrolled` (the
+    #: history holds them already), yet the screen's rows moved up by as many
+    returned: int = 0
     cells: list[tuple[Char, ...] | None] = field(default_factory=list, repr=False)
     span_cache: SpanCache | None = field(default=None, repr=False, compare=False)
     _styles: RowStyles | None = field(default=None, repr=False)
@@ -215,6 +219,7 @@ class FrameBuilder:
         self._spans = SpanCache()
         self._count = 0
         self._hist_mark = 0
+        self._returned_mark = 0
         self._inputs: list[str] = []
         self._dirty = False  # output since the last frame
         self._last_out = 0.0
@@ -269,6 +274,8 @@ class FrameBuilder:
             self._dirty = False
             return
         self._marks = []
+        returned = s.history_returned - self._returned_mark
+        self._returned_mark = s.history_returned
         widths, wrapped = self._scrolled_layout(len(scrolled))
         self._ready.append(Frame(
             index=self._count, time=self.now, reason=reason, columns=s.columns, rows=s.lines,
@@ -276,7 +283,8 @@ class FrameBuilder:
             alternate=s.alternate, scrolled=scrolled, inputs=self._inputs, span_cache=self._spans,
             marks=marks, widths=widths, wrapped=wrapped, row_wrapped=self._row_wrapped(),
             teletype_from=self._teletype_from(),
-            scrolled_lines=s.history_lines_since(base) if self.want_styles and scrolled else []))
+            scrolled_lines=s.history_lines_since(base) if self.want_styles and scrolled else [],
+            returned=returned))
         self._count += 1
         self._inputs = []
         self._last_lines = lines

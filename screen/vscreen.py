@@ -473,6 +473,9 @@ class VirtualScreen(pyte.Screen):
         self.history: deque[str] = deque(maxlen=max(self.scrollback_limit, 1))
         self.history_lines: deque[HistoryLine] = deque(maxlen=max(self.scrollback_limit, 1))
         self.history_total = 0
+        # rows a resize brought back from history that left the top again unchanged
+        # (not recorded twice): a reader counting rows by the history counts these too
+        self.history_returned = 0
         self.alternate = False
         self.synchronized = False
         self.sync_updates = 0  # completed synchronized updates
@@ -537,6 +540,8 @@ class VirtualScreen(pyte.Screen):
             if scrolled:
                 self.hscrolled += 1
         if not record or (line is not None and line.echo is not None and line.echo == entry.text):
+            if record:
+                self.history_returned += 1
             return  # a row a resize brought back from history, unchanged: recorded already
         if line is not None and line.again and not entry.text:
             entry.again = True

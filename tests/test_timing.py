@@ -53,6 +53,9 @@ CASES += [RECORDINGS / "codex" / "h10-sh-codex-fish-stop-100x28"]
 CASES += [RECORDINGS / "claude-code" / "h10-sh-cc-signal-suspend-96x28"]
 # Vibe from bash stopped with Ctrl+Z twice, once while an answer streams, resized while stopped (h11).
 CASES += [RECORDINGS / "vibe" / "h11-sh-vibe-jobctl-103x29"]
+# An agent stopped while an answer streams, resized while stopped, brought back (h11): Codex on
+# the alternate screen, Claude Code inline (a taller screen pulls the shell's rows back).
+CASES += [RECORDINGS / "codex" / "h11-sh-codex-stopmid-86x25", RECORDINGS / "claude-code" / "h11-sh-cc-stopmid-94x27"]
 # Full-screen Textual (Vibe): which folded tool calls belong to a turn is told by frame order.
 CASES += [RECORDINGS / "vibe" / "r3-vibe-long-a-100x30"]
 # Claude Code's inline renderer with Ctrl+O's detailed transcript drawn over the conversation,
