@@ -959,9 +959,35 @@ def _answer_resumed(prev: list[Turn], new: list[Turn]) -> int | None:
     part = "".join(flat(t) for t in prev[u + 1:])
     nxt = next((k for k in range(1, len(new)) if new[k].role == "user"), len(new))
     whole = "".join(flat(t) for t in new[first:nxt])
-    if not whole.startswith(part[:ANSWER_HEAD]):
-        return None
-    return len(prev) - u - 1
+    if whole.startswith(part[:ANSWER_HEAD]):
+        return len(prev) - u - 1
+    if first == 0 and u == len(prev) - 2 and prev[-1].role == new[0].role == "assistant":
+        # the redraw is cut at its top inside the part drawn before the stop (a part
+        # taller than the screen shrunk while the agent was stopped): the answer is the
+        # part up to where the redraw opens, then the redraw
+        head = flat(new[0])[:ANSWER_HEAD]
+        at = part.find(head) if len(head) == ANSWER_HEAD else -1
+        rest = part[at:] if at > 0 else ""
+        if rest and flat(new[0]).startswith(rest[:max(len(head), len(rest) - ANSWER_TAIL)]):
+            new[0].text = _upto_flat(prev[-1].text, at) + new[0].text
+            return 1
+    return None
+
+
+#: characters (spaces left out) at the end of the part drawn before a stop that
+#: may differ from the redraw (its last row was being drawn)
+ANSWER_TAIL = 12
+
+
+def _upto_flat(text: str, n: int) -> str:
+    """`text` up to its `n`-th character that is not white space."""
+    seen = 0
+    for i, ch in enumerate(text):
+        if not ch.isspace():
+            if seen == n:
+                return text[:i]
+            seen += 1
+    return text
 
 
 def shell_lines(frames: list[Frame], run: Run, next_abs: int | None, hist: list[int] | None = None) -> list[str]:

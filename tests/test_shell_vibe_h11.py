@@ -78,3 +78,28 @@ def test_answer_resumed_without_its_prompt_redrawn() -> None:
     assert shell._answer_resumed(prev, [Turn("assistant", other)]) is None
     # the prompt redrawn too (OpenCode, Vibe on a screen not shrunk): as before
     assert shell._answer_resumed(prev, [Turn("user", "how does a canal lock work?"), Turn("assistant", whole)]) == 1
+
+
+def test_answer_resumed_with_its_redraw_cut_at_the_top() -> None:
+    """Vibe stopped after a long answer had filled the screen, the window shrunk
+    to 66x18 while it was stopped (probe h11-sh-vibe-longstop), `fg`: the
+    redraw opens inside the part drawn before the stop (at a bullet below the
+    screen's new top). The answer is that part up to where the redraw opens,
+    then the redraw: once and whole (before: the part and the redraw's tail as
+    two answers, asst_prec 0.80 both ways -> 1.00)."""
+    part = ("Bees shiver to warm the cluster.\n\nWhen it is hot, foragers bring water\ninstead of nectar.\n\n"
+            "- fanning bees line up at the entrance\n- a few workers, called heater bees, press their")
+    redraw = ("- fanning bees line up at the entrance\n- a few workers, called heater bees, press their\n"
+              "  warm bodies into empty cells among the brood\n\nWinter is the real test.")
+    prev = [Turn("user", "how do bees keep the hive warm?"), Turn("assistant", part)]
+    new = [Turn("assistant", redraw), Turn("user", "thanks")]
+    assert shell._answer_resumed(prev, new) == 1
+    assert new[0].text == ("Bees shiver to warm the cluster.\n\nWhen it is hot, foragers bring water\ninstead of "
+                           "nectar.\n\n" + redraw)
+    # a redraw that opens with words the part never drew is not joined to it
+    other = [Turn("assistant", "Queens are raised in larger cells that hang from the comb's lower edge, fed royal jelly.")]
+    assert shell._answer_resumed(prev, other) is None
+    assert other[0].text.startswith("Queens")
+    # the redraw must go on with the rest of the part, not only share a phrase with it
+    stray = [Turn("assistant", "- fanning bees line up at the entrance\nand nothing else of the part follows")]
+    assert shell._answer_resumed(prev, stray) is None
