@@ -78,6 +78,8 @@ class GeminiProfile(ChromeProfile):
         LineRule("using", "chrome", r"^\s*Using:?\s+\d+\s+(GEMINI\.md|MCP|context)"),
         LineRule("thinking-spinner", "chrome", r"^\s*[⠀-⣿]\s+.*\(esc to cancel"),
         LineRule("summary", "chrome", r"(Agent powering down|Interaction Summary|To resume this session:)"),
+        # the notice a first Ctrl+Z (or Ctrl+C, Ctrl+D) shows above the input box
+        LineRule("press-again", "chrome", r"^\s*Press Ctrl\+[A-Z] again to \w+\b"),
         # the terminal's echo of control keys pressed after the CLI let go of it (^C^C)
         LineRule("key-echo", "chrome", r"^\s*(\^[A-Z@\[\\\]^_?])+\s*$"),
         # a table inside an answer is a square box grid (tool boxes are rounded): kept whole

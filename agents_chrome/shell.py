@@ -934,6 +934,31 @@ def _redrawn(prev: list[Turn], new: list[Turn]) -> int:
     return done
 
 
+def _without_reprint(prev: list[Turn], new: list[Turn]) -> list[Turn]:
+    """A resumed agent that prints its whole conversation again further on
+    (Gemini on exit, inline: every turn since the launch, under the last
+    one), its stretch read alone: that copy goes. It repeats, in order,
+    all the turns the agent gave before (`prev`) and those of this stretch
+    before it; an answer the earlier copy had only in part (cut by a stop)
+    takes the reprint's whole text."""
+    flat = (lambda t: "".join(t.text.split()))
+
+    def same(a: Turn, b: Turn) -> bool:
+        x, y = flat(a), flat(b)
+        return a.role == b.role and bool(x) and bool(y) and (x.startswith(y) or y.startswith(x))
+
+    for j in range(1, len(new)):
+        whole = prev + new[:j]
+        if len(whole) < 2 or j + len(whole) > len(new):
+            break
+        if all(same(w, n) for w, n in zip(whole, new[j:j + len(whole)])):
+            for w, n in zip(whole, new[j:j + len(whole)]):
+                if len(flat(n)) > len(flat(w)) and w.role != "user":
+                    w.text = n.text
+            return new[:j] + new[j + len(whole):]
+    return new
+
+
 def _answer_resumed(prev: list[Turn], new: list[Turn]) -> int | None:
     """An agent stopped while it answered, then brought back: the stretch
     before the stop ends with the prompt and the part of the answer drawn so
@@ -1128,6 +1153,7 @@ def split(frames: list[Frame], header: CastHeader, forced: str | None = None) ->
                 if turns[0].role == "user":
                     turns = turns[1:]
             notice = resume_notice(frames, r, hist)
+            turns = _without_reprint(shown[key], turns)
         shown[key] = shown.get(key, []) + turns
         launch = "\n".join(r.head + [f"{r.prompt}{r.command}".rstrip()] + notice).rstrip("\n")
         head = [Turn("system", launch, name="shell", time=t0)] if r.prompt_abs is not None else []
