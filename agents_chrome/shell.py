@@ -76,6 +76,8 @@ class Run:
     agent: str | None = None
     head: list[str] = field(default_factory=list)  # a multi-line prompt's rows above the input row
     rprompt: str = ""  # a right prompt drawn at the row's end (zsh RPROMPT, fish_right_prompt)
+    stale_at: int | None = None  # the prompt row's column from which it holds what the shell never wrote
+    stale_below: tuple[str, ...] = ()  # the rows below the prompt row as they were when it was drawn
     resumed: bool = False  # brings a stopped agent back (`fg`): the agent run before it goes on
 
 
@@ -559,9 +561,44 @@ def _mark_heads(frames: list[Frame], hist: list[int], runs: list[Run]) -> None:
                 r.head.insert(0, t)
 
 
+def _stale_from(line: str, base: str, x: int) -> int | None:
+    """The column from which a prompt row still holds what was on it before
+    the shell drew its prompt there: an agent stopped inline (Gemini) leaves
+    its footer on the rows, and bash writes its prompt and the typed line
+    over it without erasing the rest. Right of the cursor, cell for cell as
+    when the prompt was drawn, and not blank: the shell never wrote it.
+    A suggestion the shell draws (fish) is new text there, so it is kept."""
+    tail = line[x:]
+    if tail.strip() and len(line) > x and tail == base[x:]:
+        return x
+    return None
+
+
+def _typed_over(frames: list[Frame], hist: list[int], run: Run) -> tuple[str | None, int | None]:
+    """The prompt row as the shell first drew it (cursor on it), and where
+    stale text begins on it in the last frame it was typed in, from the
+    frames before the run (a run starts where its line was accepted)."""
+    first: str | None = None
+    typing: tuple[str, int] | None = None
+    for k in range(run.start - 1, -1, -1):
+        f = frames[k]
+        y = run.prompt_abs - hist[k]  # type: ignore[operator]
+        if f.alternate or not (0 <= y < len(f.lines)) or not f.lines[y].startswith(run.prompt) \
+                or f.cursor[1] != y:
+            break
+        line = _cut_rprompt(f.lines[y], run.rprompt) if run.rprompt else f.lines[y]
+        first = line
+        run.stale_below = tuple(f.lines[y + 1:])
+        typing = typing or (line, f.cursor[0])
+    if first is None or typing is None:
+        return None, None
+    return first, _stale_from(typing[0], first, typing[1])
+
+
 def _submitted(frames: list[Frame], hist: list[int], run: Run) -> str | None:
     """The full command line on the run's prompt row once Enter was pressed."""
     best = None
+    base, cut = _typed_over(frames, hist, run)
     for k in range(run.start, min(run.end + 1, len(frames))):
         f = frames[k]
         if f.alternate:
@@ -574,11 +611,21 @@ def _submitted(frames: list[Frame], hist: list[int], run: Run) -> str | None:
                 lines = list(f.lines)
                 lines[y] = _cut_rprompt(lines[y], run.rprompt)
                 f = replace(f, lines=lines)
+            if base is not None and f.cursor[1] == y:
+                cut = _stale_from(f.lines[y], base, f.cursor[0])
+            # what the shell never wrote goes, with the rows it ran on to (the typed
+            # line ended before it, on this row)
+            stale = cut is not None and f.lines[y][cut:] == base[cut:]  # type: ignore[index]
+            run.stale_at = cut if stale else None
+            if stale:
+                lines = list(f.lines)
+                lines[y] = lines[y][:cut]
+                f = replace(f, lines=lines)
             text = f.lines[y][len(run.prompt):]
             # a command longer than the row goes on in the rows it wrapped onto: the
             # terminal's wrap flag, or (zsh moves the cursor itself) a full row with the
             # cursor still typing below it (full but for a space at the edge, trimmed)
-            while last + 1 < len(f.lines) and (_continues(f, last) or (
+            while not stale and last + 1 < len(f.lines) and (_continues(f, last) or (
                     len(f.lines[last]) >= f.columns - 1 and f.cursor[1] > last)):
                 last += 1
                 # a wrapped row is full: a space at its edge was trimmed from the text
@@ -588,7 +635,7 @@ def _submitted(frames: list[Frame], hist: list[int], run: Run) -> str | None:
                 # the rows the terminal wrapped are the line, kept when they extend what
                 # was seen typed (a `^C` echoed at its end)
                 j, line = y, f.lines[y][len(run.prompt):]
-                while _continues(f, j) and j + 1 < len(f.lines):
+                while not stale and _continues(f, j) and j + 1 < len(f.lines):
                     j += 1
                     line = (run.prompt + line).ljust(f.columns * (j - y))[len(run.prompt):] + f.lines[j]
                 ln = line.strip()
@@ -1048,10 +1095,19 @@ def shell_lines(frames: list[Frame], run: Run, next_abs: int | None, hist: list[
         out.pop()
     width = frames[run.start].columns
     rows = _join_command(out, run, width)
+    h = len(run.head)
     if len(rows) != len(out):
         # the command line was joined: its rows' flags go with it
-        h = len(run.head)
         flags = flags[:h] + [0] + flags[h + 1 + len(out) - len(rows):]
+    elif run.stale_at is not None and h < len(rows) and rows[h] == f"{run.prompt}{run.command}".rstrip():
+        # a prompt row that held stale text (`_typed_over`): the typed line ended on
+        # it, and the rows that text ran on to are stale too while they read as they
+        # did when the prompt was drawn (the shell's output may have overwritten them)
+        k = h
+        while k < len(flags) and flags[k] and k - h < len(run.stale_below) \
+                and rows[k + 1] == run.stale_below[k - h]:
+            k += 1
+        rows, flags = rows[:h + 1] + rows[k + 1:], flags[:h] + [0] + flags[k + 1:]
     return _join_wrapped(rows, flags, run.prompt)
 
 
@@ -1082,6 +1138,9 @@ def _join_command(rows: list[str], run: Run, width: int) -> list[str]:
         return rows
     if run.rprompt:
         rows = rows[:h] + [_cut_rprompt(rows[h], run.rprompt)] + rows[h + 1:]
+    if run.stale_at is not None and rows[h][:run.stale_at] == full:
+        # the rest of the row was there before the prompt (see `shell_lines`)
+        return rows[:h] + [full] + rows[h + 1:]
     joined, k = rows[h], h + 1
     while k < len(rows) and joined.rstrip() != full:
         # each row the line wrapped over is full: pad a trimmed space back at every edge
