@@ -111,6 +111,11 @@ def replay_json(cast: Path, agent: str, screen_only: bool = False) -> dict:
     return out
 
 
+def truth_turns(case: Path) -> list[dict]:
+    """The turns a recording's truth.json says were typed and served."""
+    return json.loads((case / "truth.json").read_text())["turns"]
+
+
 def cli_replay(case: Path, agent: str, screen_only: bool, tmp_path_factory=None) -> dict:
     """The CLI replay of a recording's folder (see replay_json)."""
     return replay_json(case / "session.cast", agent, screen_only)

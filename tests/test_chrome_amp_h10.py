@@ -16,30 +16,23 @@ after the agent (`after_exit_text`) begins.
 """
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
-from tests.conftest import RECORDINGS, cli_replay
+from tests.conftest import RECORDINGS, cli_replay, truth_turns
 
 SUSPEND = RECORDINGS / "amp" / "h10-sh-amp-suspend-60x20"
-
-
-def truth(case: Path) -> list[dict]:
-    return json.loads((case / "truth.json").read_text())["turns"]
 
 
 @pytest.mark.parametrize("screen_only", [False, True], ids=["recorded", "screen-only"])
 def test_every_prompt_comes_back_once_across_suspensions(screen_only: bool, tmp_path_factory) -> None:
     turns = cli_replay(SUSPEND, "amp", screen_only, tmp_path_factory)["turns"]
-    typed = [t["text"] for t in truth(SUSPEND) if t["role"] == "user" and not t.get("kind")]
+    typed = [t["text"] for t in truth_turns(SUSPEND) if t["role"] == "user" and not t.get("kind")]
     assert [t["text"] for t in turns if t["role"] == "user"] == typed
     # each answer once, in its own turn: the last words of every served answer once in all
     def plain(text: str) -> str:  # markdown's marks are drawn as styles, not characters
         return " ".join(text.replace("`", "").replace("*", "").split())
 
-    served = [t["text"] for t in truth(SUSPEND) if t["role"] == "assistant"]
+    served = [t["text"] for t in truth_turns(SUSPEND) if t["role"] == "assistant"]
     answers = plain(" ".join(t["text"] for t in turns if t["role"] == "assistant"))
     for text in served:
         tail = " ".join(plain(text).split()[-4:])

@@ -11,22 +11,15 @@
 """
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
 from agents_chrome.overlay import popup_rows
 from tests import drawn_recall
-from tests.conftest import RECORDINGS, cli_replay, frames_of
+from tests.conftest import RECORDINGS, cli_replay, frames_of, truth_turns
 
 AMP = RECORDINGS / "amp"
 VINEYARD = AMP / "h8-amp-vineyard-wide-176x52"
 SMELTER = AMP / "h8-amp-smelter-narrow-67x21"
-
-
-def truth(case: Path) -> list[dict]:
-    return json.loads((case / "truth.json").read_text())["turns"]
 
 
 def test_the_exit_menu_over_cjk_rows_is_found_in_its_cells() -> None:
@@ -46,17 +39,17 @@ def test_no_menu_row_in_the_last_prompt_or_answer(screen_only: bool, tmp_path_fa
     turns = cli_replay(VINEYARD, "amp", screen_only, tmp_path_factory)["turns"]
     for t in turns:
         assert "Ctrl+" not in t["text"] and "Archive and" not in t["text"]
-    typed = [t["text"] for t in truth(VINEYARD) if t["role"] == "user" and not t.get("kind")]
+    typed = [t["text"] for t in truth_turns(VINEYARD) if t["role"] == "user" and not t.get("kind")]
     assert [" ".join(t["text"].split()) for t in turns if t["role"] == "user"] == typed
     assert turns[-1]["role"] == "assistant"
-    assert turns[-1]["text"].strip() == truth(VINEYARD)[-2]["text"]
+    assert turns[-1]["text"].strip() == truth_turns(VINEYARD)[-2]["text"]
 
 
 @pytest.mark.parametrize("screen_only", [False, True], ids=["recorded", "screen-only"])
 def test_answers_taller_than_the_screen_are_partial_and_hold_what_was_drawn(screen_only: bool,
                                                                             tmp_path_factory) -> None:
     turns = cli_replay(SMELTER, "amp", screen_only, tmp_path_factory)["turns"]
-    served = truth(SMELTER)
+    served = truth_turns(SMELTER)
     long_ = [t["text"] for t in served if t["role"] == "assistant" and t["text"].startswith("## ")]
     answers = [t for t in turns if t["role"] == "assistant"]
     partial = [t for t in answers if t.get("partial")]

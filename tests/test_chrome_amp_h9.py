@@ -7,25 +7,18 @@
 """
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
 from tests import drawn_recall
-from tests.conftest import RECORDINGS, cli_replay
+from tests.conftest import RECORDINGS, cli_replay, truth_turns
 
 DAIRY = RECORDINGS / "amp" / "h9-amp-dairy-resize-80x24"
-
-
-def truth(case: Path) -> list[dict]:
-    return json.loads((case / "truth.json").read_text())["turns"]
 
 
 @pytest.mark.parametrize("screen_only", [False, True], ids=["recorded", "screen-only"])
 def test_answers_through_resizes_both_ways_hold_what_was_drawn(screen_only: bool, tmp_path_factory) -> None:
     turns = cli_replay(DAIRY, "amp", screen_only, tmp_path_factory)["turns"]
-    served = truth(DAIRY)
+    served = truth_turns(DAIRY)
     typed = [t["text"] for t in served if t["role"] == "user" and not t.get("kind")]
     assert [" ".join(t["text"].split()) for t in turns if t["role"] == "user"] == typed
     long_ = [t["text"] for t in served if t["role"] == "assistant" and t["text"].startswith("## ")]

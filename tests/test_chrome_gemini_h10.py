@@ -14,22 +14,17 @@ live area's chrome does.
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 import regex
 
 from agents_chrome.replay import replay
-from tests.conftest import RECORDINGS, cli_replay
+from tests.conftest import RECORDINGS, cli_replay, truth_turns
 
 GLASS = RECORDINGS / "gemini" / "h10-gem-glassworks-drag-200x60"
 # recordings of the same CLI without any resize: the rule must not fire there
 STILL = [RECORDINGS / "gemini" / "h9-gem-bindery-think-80x24", RECORDINGS / "gemini" / "h5-gem-confirm-96x28"]
-
-
-def truth(case: Path) -> list[dict]:
-    return json.loads((case / "truth.json").read_text())["turns"]
 
 
 def words(text: str) -> list[str]:
@@ -50,13 +45,13 @@ def answers_by_prompt(turns: list[dict]) -> dict[str, str]:
 def dragged_prompts() -> list[str]:
     """The prompts whose answers streamed while the window was dragged: the
     long ones (eight lines or more; meta.json's notes say which turns)."""
-    return [p for p, a in answers_by_prompt(truth(GLASS)).items() if len(a.splitlines()) >= 8]
+    return [p for p, a in answers_by_prompt(truth_turns(GLASS)).items() if len(a.splitlines()) >= 8]
 
 
 @pytest.mark.parametrize("screen_only", [False, True], ids=["recorded", "screen-only"])
 def test_dragged_answers_come_back_once_and_whole(screen_only: bool, tmp_path_factory) -> None:
     got = answers_by_prompt(cli_replay(GLASS, "gemini", screen_only, tmp_path_factory)["turns"])
-    served = answers_by_prompt(truth(GLASS))
+    served = answers_by_prompt(truth_turns(GLASS))
     prompts = dragged_prompts()
     assert len(prompts) == 2
     for p in prompts:

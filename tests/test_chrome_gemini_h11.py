@@ -20,18 +20,11 @@ the reprint's whole text.
 """
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
-from tests.conftest import RECORDINGS, cli_replay
+from tests.conftest import RECORDINGS, cli_replay, truth_turns
 
 QUARRY = RECORDINGS / "gemini" / "h11-sh-gem-quarry-stop-72x20"
-
-
-def truth(case: Path) -> list[dict]:
-    return json.loads((case / "truth.json").read_text())["turns"]
 
 
 @pytest.mark.parametrize("screen_only", [False, True], ids=["recorded", "screen-only"])
@@ -41,15 +34,15 @@ def test_press_again_notice_is_not_answer(screen_only: bool, tmp_path_factory) -
     assert answers
     assert not any("again to suspend" in a for a in answers)
     # the answer the notice was drawn under ends with its own last words
-    second = [t["text"] for t in truth(QUARRY) if t["role"] == "assistant"][1]
+    second = [t["text"] for t in truth_turns(QUARRY) if t["role"] == "assistant"][1]
     assert any(a.rstrip().endswith(second.split()[-1]) and second.split()[0] in a for a in answers)
 
 
 @pytest.mark.parametrize("screen_only", [False, True], ids=["recorded", "screen-only"])
 def test_every_turn_once_after_the_exit_reprint(screen_only: bool, tmp_path_factory) -> None:
     turns = cli_replay(QUARRY, "gemini", screen_only, tmp_path_factory)["turns"]
-    typed = [" ".join(t["text"].split()) for t in truth(QUARRY) if t["role"] == "user" and not t.get("kind")]
+    typed = [" ".join(t["text"].split()) for t in truth_turns(QUARRY) if t["role"] == "user" and not t.get("kind")]
     assert [" ".join(t["text"].split()) for t in turns if t["role"] == "user"] == typed
     # each answer whole and once, the one stopped while it streamed too (taken from the reprint)
-    served = [" ".join(t["text"].replace("`", "").split()) for t in truth(QUARRY) if t["role"] == "assistant"]
+    served = [" ".join(t["text"].replace("`", "").split()) for t in truth_turns(QUARRY) if t["role"] == "assistant"]
     assert [" ".join(t["text"].replace("`", "").split()) for t in turns if t["role"] == "assistant"] == served

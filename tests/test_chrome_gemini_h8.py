@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import RECORDINGS, cli_replay
+from tests.conftest import RECORDINGS, cli_replay, truth_turns
 
 GEM = RECORDINGS / "gemini"
 TANNERY = GEM / "h8-gem-tannery-long-74x23"
@@ -26,10 +26,6 @@ DOME = GEM / "h8-gem-observatory-wide-190x55"
 # recordings holding an answer that opens with a fenced code block
 CODE_FIRST = [TANNERY, GEM / "h6-gem-depot-long-93x27", GEM / "h7-gem-brewery-wide-180x50",
               GEM / "h7-gem-kiln-long-101x29", GEM / "gem-h2-alt-c-120x36", GEM / "h4-gem-shell-inline-110x32"]
-
-
-def truth(case: Path) -> list[dict]:
-    return json.loads((case / "truth.json").read_text())["turns"]
 
 
 def fenced_head(text: str) -> list[str] | None:
@@ -44,7 +40,7 @@ def test_code_first_answer_keeps_its_code_without_line_numbers(case: Path, scree
                                                                tmp_path_factory) -> None:
     got = [t["text"] for t in cli_replay(case, "gemini", screen_only, tmp_path_factory)["turns"]
            if t["role"] == "assistant"]
-    blocks = [b for t in truth(case) if t["role"] == "assistant" and (b := fenced_head(t.get("text") or ""))]
+    blocks = [b for t in truth_turns(case) if t["role"] == "assistant" and (b := fenced_head(t.get("text") or ""))]
     assert blocks
     for code in blocks:
         turn = next(t for t in got if t.lstrip().startswith(code[0].strip()))
@@ -58,7 +54,7 @@ def test_code_first_answer_keeps_its_code_without_line_numbers(case: Path, scree
 @pytest.mark.parametrize("screen_only", [False, True], ids=["recorded", "screen-only"])
 def test_inline_thinking_is_a_thinking_turn_not_the_answer(screen_only: bool, tmp_path_factory) -> None:
     turns = cli_replay(DOME, "gemini", screen_only, tmp_path_factory)["turns"]
-    thoughts = [t for t in truth(DOME) if t["role"] == "thinking"]
+    thoughts = [t for t in truth_turns(DOME) if t["role"] == "thinking"]
     thinking = [t for t in turns if t["role"] == "thinking"]
     assert len(thinking) == len(thoughts) == 3
     for t in turns:
@@ -83,7 +79,7 @@ def test_answers_streaming_through_a_shrink_and_a_grow_come_back_once_whole(scre
     assert meta["resizes"] == [[61, 20], [86, 26]]
     got = [t["text"] for t in cli_replay(TANNERY, "gemini", screen_only, tmp_path_factory)["turns"]
            if t["role"] == "assistant"]
-    served = [t["text"] for t in truth(TANNERY) if t["role"] == "assistant" and t["text"].startswith("## ")]
+    served = [t["text"] for t in truth_turns(TANNERY) if t["role"] == "assistant" and t["text"].startswith("## ")]
     assert len(served) == 2
     flat = [" ".join(g.split()) for g in got]
     for text in served:

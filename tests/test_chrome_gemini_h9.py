@@ -12,18 +12,11 @@
 """
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
-from tests.conftest import RECORDINGS, cli_replay
+from tests.conftest import RECORDINGS, cli_replay, truth_turns
 
 BINDERY = RECORDINGS / "gemini" / "h9-gem-bindery-think-80x24"
-
-
-def truth(case: Path) -> list[dict]:
-    return json.loads((case / "truth.json").read_text())["turns"]
 
 
 def words(text: str) -> list[str]:
@@ -34,13 +27,13 @@ def words(text: str) -> list[str]:
 @pytest.mark.parametrize("screen_only", [False, True], ids=["recorded", "screen-only"])
 def test_refused_tool_notice_is_chrome_not_an_answer(screen_only: bool, tmp_path_factory) -> None:
     turns = cli_replay(BINDERY, "gemini", screen_only, tmp_path_factory)["turns"]
-    refused = next(t["input"]["command"] for t in truth(BINDERY) if t["role"] == "tool_call"
+    refused = next(t["input"]["command"] for t in truth_turns(BINDERY) if t["role"] == "tool_call"
                    and t["input"]["command"].startswith("rm "))
     i = next(i for i, t in enumerate(turns) if t["role"] == "tool_call" and t["text"] == refused)
     # the refused call ends its turn: the user's next prompt follows
     assert turns[i + 1]["role"] == "user"
     assert not any("ℹ" in t["text"] or "Request cancelled" in t["text"] for t in turns)
-    served = " ".join(t["text"] for t in truth(BINDERY) if t["role"] == "assistant")
+    served = " ".join(t["text"] for t in truth_turns(BINDERY) if t["role"] == "assistant")
     served = served.replace("*", "").replace("`", "")
     for t in turns:
         if t["role"] == "assistant":
@@ -53,7 +46,7 @@ def test_refused_tool_notice_is_chrome_not_an_answer(screen_only: bool, tmp_path
 def test_allowed_tool_comes_back_once_without_the_dialog(screen_only: bool, tmp_path_factory) -> None:
     turns = cli_replay(BINDERY, "gemini", screen_only, tmp_path_factory)["turns"]
     calls = [t for t in turns if t["role"] == "tool_call"]
-    served = [t["input"]["command"] for t in truth(BINDERY) if t["role"] == "tool_call"]
+    served = [t["input"]["command"] for t in truth_turns(BINDERY) if t["role"] == "tool_call"]
     assert [t["text"] for t in calls] == served
     results = [t for t in turns if t["role"] == "tool_result"]
     assert len(results) == 1 and results[0]["text"].split() == ["README.md", "notes.txt", "press.log", "src"]
@@ -65,7 +58,7 @@ def test_allowed_tool_comes_back_once_without_the_dialog(screen_only: bool, tmp_
 @pytest.mark.parametrize("screen_only", [False, True], ids=["recorded", "screen-only"])
 def test_table_first_answers_keep_their_grid(screen_only: bool, tmp_path_factory) -> None:
     turns = cli_replay(BINDERY, "gemini", screen_only, tmp_path_factory)["turns"]
-    tables = [t["text"] for t in truth(BINDERY) if t["role"] == "assistant" and t["text"].startswith("|")]
+    tables = [t["text"] for t in truth_turns(BINDERY) if t["role"] == "assistant" and t["text"].startswith("|")]
     answers = [t["text"] for t in turns if t["role"] == "assistant" and t["text"].startswith("┌")]
     assert len(tables) == len(answers) == 2
     for served, got in zip(tables, answers):

@@ -13,18 +13,11 @@ the top) once more.
 """
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
-from tests.conftest import RECORDINGS, cli_replay
+from tests.conftest import RECORDINGS, cli_replay, truth_turns
 
 LOOM = RECORDINGS / "opencode" / "h11-sh-oc-loom-stop-86x26"
-
-
-def truth(case: Path) -> list[dict]:
-    return json.loads((case / "truth.json").read_text())["turns"]
 
 
 def plain(text: str) -> str:  # markdown's marks are drawn as styles, not characters
@@ -34,9 +27,9 @@ def plain(text: str) -> str:  # markdown's marks are drawn as styles, not charac
 @pytest.mark.parametrize("screen_only", [False, True], ids=["recorded", "screen-only"])
 def test_turns_after_fg_on_a_screen_grown_while_stopped_are_read(screen_only: bool, tmp_path_factory) -> None:
     turns = cli_replay(LOOM, "opencode", screen_only, tmp_path_factory)["turns"]
-    typed = [t["text"] for t in truth(LOOM) if t["role"] == "user"]
+    typed = [t["text"] for t in truth_turns(LOOM) if t["role"] == "user"]
     assert [t["text"] for t in turns if t["role"] == "user"] == typed
-    served = [plain(t["text"]) for t in truth(LOOM) if t["role"] == "assistant"]
+    served = [plain(t["text"]) for t in truth_turns(LOOM) if t["role"] == "assistant"]
     # each answer whole and once, in order: rows laid out at 86 columns on a
     # 108-column screen are unwrapped at the width they were drawn at
     assert [plain(t["text"]) for t in turns if t["role"] == "assistant"] == served
@@ -53,6 +46,6 @@ def test_answer_stopped_while_streaming_comes_back_once_after_its_prompt(screen_
     assert asked > fg[0]
     assert not any(t["role"] == "assistant" for t in turns[asked:fg[1]])
     assert turns[fg[1] + 1]["role"] == "assistant"
-    whole = plain([t["text"] for t in truth(LOOM) if t["role"] == "assistant"][2])
+    whole = plain([t["text"] for t in truth_turns(LOOM) if t["role"] == "assistant"][2])
     assert plain(turns[fg[1] + 1]["text"]) == whole
     assert sum(plain(t["text"]).startswith(whole.split(":")[0]) for t in turns) == 1
