@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from typing import Iterable
+from typing import Any, Callable, Iterable
 
 import regex
 from wcwidth import wcswidth
@@ -159,27 +159,32 @@ def _merge_grid_rows(rows: list[str], seen: dict[tuple[Cells, ...], tuple[Cells,
     return out
 
 
+def _by_row(memo: dict, spans: tuple, cols: int, read: Callable[..., Any], *args: object) -> Any:
+    """`read(spans, cols, *args)`, worked out once per row: the answer depends on
+    the row's spans and the width alone, and an unchanged row is the very same
+    spans tuple in every frame (`SpanCache`), so it is kept by identity (the
+    entry holds the tuple, so its id stays its own)."""
+    key = (id(spans), cols)
+    hit = memo.get(key)
+    if hit is not None and hit[0] is spans:
+        return hit[1]
+    if len(memo) >= _ROW_MEMO_MAX:
+        memo.clear()
+    got = read(spans, cols, *args)
+    memo[key] = (spans, got)
+    return got
+
+
 def sidebar_start(frame: Frame) -> int | None:
     """Column where a right-hand panel with its own background begins."""
     cols = frame.columns
     starts: Counter[int] = Counter()
     rows = 0
-    memo = _SIDEBAR_ROWS
     for spans in frame.styles:
         if not spans:
             continue
         rows += 1
-        # a row's vote depends on its spans and the width alone: an unchanged
-        # row is the very same spans tuple in every frame (`SpanCache`)
-        key = (id(spans), cols)
-        hit = memo.get(key)
-        if hit is not None and hit[0] is spans:
-            start = hit[1]
-        else:
-            start = _sidebar_row(spans, cols)
-            if len(memo) >= _ROW_MEMO_MAX:
-                memo.clear()
-            memo[key] = (spans, start)
+        start = _by_row(_SIDEBAR_ROWS, spans, cols, _sidebar_row)
         if start is not None:
             starts[start] += 1
     if not starts or rows == 0:
@@ -243,20 +248,10 @@ def inset_panel(frame: Frame) -> tuple[int, int, int, int] | None:
     margin = max(4, cols // 12)
     best: tuple[int, int, int, int] | None = None
     run_start, run_key = None, None
-    memo = _PANEL_ROWS
     for y in range(len(frame.lines) + 1):
         key = None
         if y < len(frame.lines):
-            spans = frame.styles[y]
-            # the same spans tuple in every frame while the row is unchanged
-            hit = memo.get((id(spans), cols))
-            if hit is not None and hit[0] is spans:
-                key = hit[1]
-            else:
-                key = _panel_row(spans, cols, margin)
-                if len(memo) >= _ROW_MEMO_MAX:
-                    memo.clear()
-                memo[(id(spans), cols)] = (spans, key)
+            key = _by_row(_PANEL_ROWS, frame.styles[y], cols, _panel_row, margin)
         if key != run_key:
             if run_key is not None and run_start is not None and y - run_start >= 3:
                 best = (run_start, y, run_key[0], run_key[1])

@@ -569,7 +569,7 @@ def _stale_from(line: str, base: str, x: int) -> int | None:
     when the prompt was drawn, and not blank: the shell never wrote it.
     A suggestion the shell draws (fish) is new text there, so it is kept."""
     tail = line[x:]
-    if tail.strip() and len(line) > x and tail == base[x:]:
+    if tail.strip() and tail == base[x:]:
         return x
     return None
 
@@ -960,6 +960,15 @@ def _inline_notice(frames: list[Frame], run: Run, hist: list[int]) -> list[str]:
 #: that its whole, drawn after `fg`, must begin with (the part's last row may
 #: be cut inside a word, or its markup not yet closed)
 ANSWER_HEAD = 40
+#: characters (spaces left out) at the end of the part drawn before a stop that
+#: may differ from the redraw (its last row was being drawn)
+ANSWER_TAIL = 12
+
+
+def _flat(t: Turn) -> str:
+    """A turn's text without white space: a stretch drawn again (after `fg`, at
+    another width) breaks its rows elsewhere."""
+    return "".join(t.text.split())
 
 
 def _redrawn(prev: list[Turn], new: list[Turn]) -> int:
@@ -967,12 +976,11 @@ def _redrawn(prev: list[Turn], new: list[Turn]) -> int:
     showed before it stopped: a full-screen agent redraws its conversation
     when brought back (at the new width, an answer cut at the top). Counted
     up to a user turn, in order; text compared without its line breaks."""
-    flat = (lambda t: "".join(t.text.split()))
     done = p = i = 0
     while i < len(new):
         t = new[i]
         q = next((q for q in range(p, len(prev)) if prev[q].role == t.role and (
-            flat(prev[q]) == flat(t) or (i == 0 and flat(t) and flat(prev[q]).endswith(flat(t))))), None)
+            _flat(prev[q]) == _flat(t) or (i == 0 and _flat(t) and _flat(prev[q]).endswith(_flat(t))))), None)
         if q is None:
             break
         p, i = q + 1, i + 1
@@ -988,10 +996,9 @@ def _without_reprint(prev: list[Turn], new: list[Turn]) -> list[Turn]:
     all the turns the agent gave before (`prev`) and those of this stretch
     before it; an answer the earlier copy had only in part (cut by a stop)
     takes the reprint's whole text."""
-    flat = (lambda t: "".join(t.text.split()))
 
     def same(a: Turn, b: Turn) -> bool:
-        x, y = flat(a), flat(b)
+        x, y = _flat(a), _flat(b)
         return a.role == b.role and bool(x) and bool(y) and (x.startswith(y) or y.startswith(x))
 
     for j in range(1, len(new)):
@@ -1000,7 +1007,7 @@ def _without_reprint(prev: list[Turn], new: list[Turn]) -> list[Turn]:
             break
         if all(same(w, n) for w, n in zip(whole, new[j:j + len(whole)])):
             for w, n in zip(whole, new[j:j + len(whole)]):
-                if len(flat(n)) > len(flat(w)) and w.role != "user":
+                if len(_flat(n)) > len(_flat(w)) and w.role != "user":
                     w.text = n.text
             return new[:j] + new[j + len(whole):]
     return new
@@ -1015,12 +1022,11 @@ def _answer_resumed(prev: list[Turn], new: list[Turn]) -> int | None:
     stopped, Vibe), with the whole answer alone. How many turns at the end
     of `prev` that part is (0: nothing was drawn yet), or None when the
     resumed stretch opens with neither."""
-    flat = (lambda t: "".join(t.text.split()))
     u = next((k for k in range(len(prev) - 1, -1, -1) if prev[k].role == "user"), None)
     if u is None or not new:
         return None
     if new[0].role == "user":
-        if flat(new[0]) != flat(prev[u]):
+        if _flat(new[0]) != _flat(prev[u]):
             return None
         first = 1
     else:
@@ -1028,27 +1034,22 @@ def _answer_resumed(prev: list[Turn], new: list[Turn]) -> int | None:
         if u == len(prev) - 1:
             return None
         first = 0
-    part = "".join(flat(t) for t in prev[u + 1:])
+    part = "".join(_flat(t) for t in prev[u + 1:])
     nxt = next((k for k in range(1, len(new)) if new[k].role == "user"), len(new))
-    whole = "".join(flat(t) for t in new[first:nxt])
+    whole = "".join(_flat(t) for t in new[first:nxt])
     if whole.startswith(part[:ANSWER_HEAD]):
         return len(prev) - u - 1
     if first == 0 and u == len(prev) - 2 and prev[-1].role == new[0].role == "assistant":
         # the redraw is cut at its top inside the part drawn before the stop (a part
         # taller than the screen shrunk while the agent was stopped): the answer is the
         # part up to where the redraw opens, then the redraw
-        head = flat(new[0])[:ANSWER_HEAD]
+        head = _flat(new[0])[:ANSWER_HEAD]
         at = part.find(head) if len(head) == ANSWER_HEAD else -1
         rest = part[at:] if at > 0 else ""
-        if rest and flat(new[0]).startswith(rest[:max(len(head), len(rest) - ANSWER_TAIL)]):
+        if rest and _flat(new[0]).startswith(rest[:max(len(head), len(rest) - ANSWER_TAIL)]):
             new[0].text = _upto_flat(prev[-1].text, at) + new[0].text
             return 1
     return None
-
-
-#: characters (spaces left out) at the end of the part drawn before a stop that
-#: may differ from the redraw (its last row was being drawn)
-ANSWER_TAIL = 12
 
 
 def _upto_flat(text: str, n: int) -> str:
