@@ -707,6 +707,10 @@ def classify(frames: list[Frame], runs: list[Run], hist: list[int] | None = None
         new = _new_text(frames, hist, r, _top(runs[i + 1]) if i + 1 < len(runs) else None)
         seen = registry.from_screen(new)
         named = typed_agent(r.command) if r.command else None
+        if (named or seen) and _printed(frames, r):
+            # `codex --help`, or `cat` of a saved session showing an agent's banner: a
+            # command's output
+            named = seen = None
         if named is None and last_job and JOB_RESUME.match(r.command.strip()):
             # a job brought back (Ctrl+Z stopped it): an agent redraws only its input box and
             # footer, with no banner to know it by; the latest agent run is the job, unless a
@@ -724,6 +728,28 @@ def classify(frames: list[Frame], runs: list[Run], hist: list[int] | None = None
             last_job = r.agent
         elif any(frames[k].alternate for k in range(r.start, r.end)):
             last_job = None  # a full-screen program run since (vim, less) is the job `fg` brings back
+
+
+def _printed(frames: list[Frame], run: Run) -> bool:
+    """The run only printed: every frame of it after its first left the screen as
+    it was or wrote at or after the cursor the frame before left (`_teletype`),
+    on the main screen, and one at least wrote. An agent, even one drawn inline,
+    redraws above its cursor (its input box, a spinner, an answer streaming).
+    The next prompt's frame counts too: without pauses a command's output and
+    the next prompt arrive in one frame (see `_new_text`)."""
+    wrote = False
+    for k in range(run.start + 1, min(run.end + 1, len(frames))):
+        prev, cur = frames[k - 1], frames[k]
+        if cur.alternate:
+            return False
+        now = cur.scrolled + cur.lines
+        if not cur.marks and (cur.columns, cur.rows) == (prev.columns, prev.rows) and \
+                now == prev.lines + [""] * (len(now) - len(prev.lines)):
+            continue  # only the cursor moved (the line accepted: a newline, a scroll)
+        if not _teletype(prev, cur):
+            return False
+        wrote = True
+    return wrote
 
 
 def _blank_outside(frame: Frame, base: int, lo: int | None, hi: int | None) -> Frame:

@@ -1,0 +1,91 @@
+"""Shells around agents, round h12: commands whose output looks like an
+agent. On the recordings' real bytes, through the real CLI and the real
+replay functions, on every recording whose meta.json says it shows the
+situation (never one case by name), as recorded and with the input events
+stripped.
+
+- `cat` of a file holding a saved agent session (its prompt, tool and answer
+  rows, its banner box) printed an agent's screen signature, and the run was
+  read as that agent: the file's rows came out as a second conversation
+  before the real one (Codex inline: asst_prec 0.92, turns_ok 0). A run that
+  only printed (every frame wrote at or after the cursor the frame before
+  left, as plain output does) is a shell command's, whatever it shows.
+- The same for a command line naming the agent that only printed
+  (`codex --help | head`): a shell turn with the usage it printed, not an
+  agent run.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from agents_chrome import registry, shell
+from tests.conftest import frames_of, recording_cases, replay_json, truth_turns
+
+
+def _meta(case: Path) -> dict:
+    return json.loads((case / "meta.json").read_text(encoding="utf-8"))
+
+
+LOOKALIKE = [c for c in recording_cases() if "chrome-like-shell-output" in _meta(c).get("features", [])]
+HELP = [c for c in recording_cases() if "agent-help-output" in _meta(c).get("features", [])]
+
+
+def _ids(cases: list[Path]) -> list[str]:
+    return [f"{c.parent.name}/{c.name}" for c in cases]
+
+
+def test_cases_exist():
+    assert LOOKALIKE and HELP
+
+
+@pytest.mark.parametrize("screen_only", [False, True], ids=["as-recorded", "screen-only"])
+@pytest.mark.parametrize("case", LOOKALIKE, ids=_ids(LOOKALIKE))
+def test_printed_lookalike_is_no_conversation(case: Path, screen_only: bool):
+    """The prompts are the ones typed to the agent, once each and in order: none
+    comes from a command's output that copies the agent's rows."""
+    conv = replay_json(case / "session.cast", case.parent.name, screen_only=screen_only)
+    got = [t["text"] for t in conv["turns"] if t["role"] == "user"]
+    want = [t["text"] for t in truth_turns(case) if t["role"] == "user" and not t.get("kind")]
+    assert got == want
+    typed = [c for c in _meta(case)["shell"]["typed_at_shell"] if c not in _meta(case)["shell"]["launches"]]
+    shell_turns = [t["text"] for t in conv["turns"] if t["role"] == "system" and t.get("name") == "shell"]
+    for cmd in typed:
+        if cmd == "exit":
+            continue
+        turn = next((t for t in shell_turns if t.split("\n")[0].endswith(cmd)), None)
+        assert turn is not None, cmd
+        assert len([r for r in turn.split("\n")[1:] if r.strip()]) >= 1, (cmd, turn)  # what it printed is kept
+
+
+@pytest.mark.parametrize("case", LOOKALIKE + HELP, ids=_ids(LOOKALIKE + HELP))
+def test_only_launches_are_agent_runs(case: Path):
+    """classify() gives an agent to the runs of the lines that launched one, and
+    to no other (the runs that printed a signature or named the agent included)."""
+    frames = frames_of(case)
+    hist = shell._absolute(frames)
+    runs = shell.find_runs(frames, hist, shell.learn_prompt(frames))
+    shell.classify(frames, runs, hist)
+    launches = set(_meta(case)["shell"]["launches"])
+    for r in runs:
+        if r.prompt_abs is None:
+            continue
+        assert (r.agent is not None) == (r.command in launches), (r.command, r.agent)
+        if r.command not in launches:
+            assert shell._printed(frames, r) or not registry.from_screen(shell._new_text(frames, hist, r)), r.command
+
+
+@pytest.mark.parametrize("case", HELP, ids=_ids(HELP))
+def test_agent_named_but_only_printed(case: Path):
+    """A line naming the agent that printed its usage and returned is a shell turn
+    with that usage, not an agent run."""
+    conv = replay_json(case / "session.cast", case.parent.name, screen_only=True)
+    launches = _meta(case)["shell"]["launches"]
+    named = [c for c in _meta(case)["shell"]["typed_at_shell"]
+             if c not in launches and shell.typed_agent(c) == case.parent.name]
+    assert named
+    for cmd in named:
+        turn = next(t for t in conv["turns"] if t["role"] == "system" and t["text"].split("\n")[0].endswith(cmd))
+        assert len([r for r in turn["text"].split("\n")[1:] if r.strip()]) >= 3, turn["text"]
