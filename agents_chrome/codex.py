@@ -52,6 +52,15 @@ COMPACT_CALL = regex.compile(r"^[•◦]\s+(Ran|Explored|Exited\s+\(status\s+\d+
 EXPANDED_CALL = regex.compile(r"^(\$\s\S|[✓✗]\s.*•\s*[\d.]+\s*(ms|s|m)\b)")
 EDIT_COUNT = regex.compile(r"\(\+\d+\s+-\d+\)")
 EXPLORE_ITEM = regex.compile(r"^\s*(?:└\s+)?(?P<verb>List|Read|Search|Find|Grep|Glob|Open|View)\s+(?P<arg>.+)$")
+# A row that opens an answer, a call or a notice: conversation, never the
+# composer's footer.
+TURN_ROW = regex.compile(r"^[•◦■]\s")
+# A fence row of a code block (```lang, ~~~): typed in the composer, not
+# drawn in the prompt's card, which renders the block's rows alone.
+FENCE_ROW = regex.compile(r"^\s*(```|~~~)")
+# What a prompt's card drops or draws anew (markdown marks, bullets, spacing):
+# left out of the key under which the card and the composer find each other.
+CARD_MARKS = frozenset("#*_`~>•◦▪-")
 
 
 def full_bg(frame: Frame, y: int) -> str | None:
@@ -259,6 +268,7 @@ class CodexProfile(ChromeProfile):
     checked_versions = ("0.169.0",)
     commands = ("codex",)
     screen_signatures = (r">_ OpenAI Codex", r"\bcodex resume\b")
+    resume_words = frozenset({"resume"})  # `codex resume --last`, `codex resume <id>`
     prompt_ends_at_blank = True
     rules = (
         LineRule("placeholder", "chrome", r"^›\s+(Ask Codex to do anything|Implement \{feature\}|Write tests for @filename|"
@@ -318,10 +328,14 @@ class CodexProfile(ChromeProfile):
         end = n
         # The composer: the last background card, with footer rows under it.
         # (`_card_bg` is `full_bg`, answered once per row snapshot)
+        # A card with an answer or a call under it is a prompt's: in
+        # inline mode, once Codex has shut down (`/quit`), its live area is
+        # cleared and the last prompt's card may sit this near the bottom.
         y = n - 1
         while y >= 0 and _card_bg(frame, y) is None and n - y <= 6:
             y -= 1
-        if y >= 0 and _card_bg(frame, y) is not None:
+        if (y >= 0 and _card_bg(frame, y) is not None
+                and not any(TURN_ROW.match(frame.lines[k]) for k in range(y + 1, n))):
             while y > 0 and _card_bg(frame, y - 1) is not None:
                 y -= 1
             end = _above_menu(frame, y)
@@ -381,12 +395,14 @@ class CodexProfile(ChromeProfile):
         self._full_alt: set[str] = set()
         self._near_alt: set[str] = set()
         self._wide_bold: dict[str, str] = {}
+        self._typed: dict[str, str] = {}
         return super().transcript(frames)
 
     def _conversation_frame(self, frame: Frame) -> None:
         """The width of the last view at the bottom of the conversation (not
         scrolled back); on the main screen, the markdown of prompt cards seen."""
         self._learn_wide_bold(frame)
+        self._learn_composer(frame)
         if frame.alternate:
             if not _stale(frame) and not any("↓ Back to bottom" in ln for ln in frame.lines[-8:]):
                 self._live_width = frame.columns
@@ -421,6 +437,45 @@ class CodexProfile(ChromeProfile):
                 continue
             if marked != ln:
                 self._wide_bold[key] = marked.strip()
+
+    def _learn_composer(self, frame: Frame) -> None:
+        """A prompt holding a fenced code block, as typed in the composer.
+
+        The composer (the last background card, footer rows under it) shows
+        the prompt as typed, fence rows (```python) included; once sent, its
+        card renders the markdown: the block's rows without the fences, so
+        the fences and their language are drawn only here. The composer's
+        rows (a row the composer wrapped joined back to the next) are
+        remembered under the words of their rows that are not fences, for
+        make_turn to give the prompt its fences back."""
+        lines, n = frame.lines, len(frame.lines)
+        y = n - 1
+        while y >= 0 and n - y <= 8 and _card_bg(frame, y) is None:
+            y -= 1
+        if y < 0 or n - y > 8:
+            return
+        bg, end = _card_bg(frame, y), y + 1
+        while y > 0 and _card_bg(frame, y - 1) == bg:
+            y -= 1
+        top = next((k for k in range(y, end) if lines[k].startswith("› ")), None)
+        if top is None or not any(FENCE_ROW.match(lines[k][2:]) for k in range(top, end)):
+            return
+        rows = [lines[k][2:].rstrip() for k in range(top, end)]
+        while rows and not rows[-1].strip():
+            rows.pop()
+        width = frame.columns - 3
+        typed: list[str] = []
+        for r in rows:
+            prev = typed[-1] if typed else None
+            word = r.split(" ", 1)[0]
+            if (prev and r.strip() and not r.startswith(" ") and not FENCE_ROW.match(r)
+                    and not FENCE_ROW.match(prev) and wcswidth(prev) + 1 + wcswidth(word) > width):
+                typed[-1] = prev + " " + r  # wrapped by the composer: the word did not fit
+            else:
+                typed.append(r)
+        key = _card_key("\n".join(r for r in typed if not FENCE_ROW.match(r)))
+        if key:
+            self._typed[key] = "\n".join(typed)
 
     def _learn_inline_cards(self, frame: Frame) -> None:
         """Inline mode: a prompt card is drawn with its styles before it
@@ -646,12 +701,19 @@ class CodexProfile(ChromeProfile):
                                       _wrappable_rows(members, getattr(self, "_near_alt", ())))
             rows = [regex.sub(r"^(\s*)[•◦▪]\s", r"\1- ", r) for r in joined.splitlines()]
             # a bold run the card wrapped is one run: `**a**` / `**b**` -> `**a` / `b**`
-            return Turn("user", regex.sub(r"\*\*\n(\s*)\*\*", r"\n\1", "\n".join(r for r in rows if r.strip())))
+            text = regex.sub(r"\*\*\n(\s*)\*\*", r"\n\1", "\n".join(r for r in rows if r.strip()))
+            # a fenced code block: the prompt as the composer showed it (see _learn_composer)
+            return Turn("user", getattr(self, "_typed", {}).get(_card_key(text), text))
         if kind == "assistant":
             full = _full_rows(members, getattr(self, "_full_alt", ()))
             text = _with_wide_bold(_quote_wraps(_records_as_markdown(_tables_as_markdown(text))), getattr(self, "_wide_bold", {}))
             return Turn(kind, _join_wide_wraps(text, full, _wrappable_rows(members, getattr(self, "_near_alt", ()))))
         return Turn(kind, text)
+
+
+def _card_key(text: str) -> str:
+    """A prompt's words without what its card drops or draws anew (see CARD_MARKS)."""
+    return "".join(c for c in text if not c.isspace() and c not in CARD_MARKS)
 
 
 def _redrawn_by(old: str, new: str) -> bool:

@@ -53,6 +53,9 @@ class ChromeProfile:
     commands: ClassVar[tuple[str, ...]] = ()
     #: regexes (regex module) that identify the agent on screen
     screen_signatures: ClassVar[tuple[str, ...]] = ()
+    #: words of a launch line, after the executable, that resume an earlier
+    #: session: the agent prints that session's turns again when it starts
+    resume_words: ClassVar[frozenset[str]] = frozenset()
     rules: ClassVar[Sequence[LineRule]] = ()
     #: a prompt ends at its first blank row; text after it with no marker is
     #: the answer whose marker row scrolled away (or was never drawn)

@@ -1228,6 +1228,10 @@ def split(frames: list[Frame], header: CastHeader, forced: str | None = None) ->
         turns, labeled = profile.reconstruct(agent_frames(frames, runs, i, hist), header)
         key = name or r.agent or ""
         notice: list[str] = []
+        if key in shown and not r.resumed and _resumes_session(profile, r.command):
+            # a launch that resumes a session shown before (`codex resume --last`) prints
+            # its turns again first: they come back once, where they were first shown
+            turns = turns[_redrawn(shown[key], turns):]
         if r.resumed and key in shown:
             turns = turns[_redrawn(shown[key], turns):]
             cut = _answer_resumed(latest[key].turns, turns)
@@ -1256,6 +1260,16 @@ def split(frames: list[Frame], header: CastHeader, forced: str | None = None) ->
                                [Labeled(TLine(t, t1, "shell", i), "system" if n == 0 else "cont", AFTER_EXIT, t)
                                 for n, t in enumerate(tail.split("\n"))]))
     return out
+
+
+def _resumes_session(profile: "ChromeProfile", command: str | None) -> bool:
+    """The launch line resumes an earlier session: it runs the agent, and a word
+    after its executable is one of the agent's `resume_words`."""
+    words = registry.command_words(command or "")
+    exe = _executable(words)
+    if exe is None or exe not in words or os.path.basename(exe) not in profile.commands:
+        return False
+    return any(w in profile.resume_words for w in words[words.index(exe) + 1:])
 
 
 def _without_agent_chrome(profile: "ChromeProfile", text: str, i: int) -> str:
