@@ -34,11 +34,13 @@ import textwrap
 import regex
 from wcwidth import wcswidth, wcwidth
 
+from agents_chrome.cjk_bold import IDEOGRAPH, marked_ideograph_bold
 from agents_chrome.profile import ChromeProfile
 from agents_chrome.rules import COMMON_CHROME, Labeled, LineRule
 from agents_chrome.transcript import TLine, without_scrollbar
 from agents_chrome.turns import Turn
 from screen.frames import Frame
+from screen.vscreen import FLAG_BOLD
 
 LOGO = regex.compile(r"Gemini CLI v\d")
 BAND_TOP = regex.compile(r"^\s*▄{10,}\s*$")
@@ -169,6 +171,11 @@ class GeminiProfile(ChromeProfile):
         """One drawn row (on screen or just scrolled off) for _learn_code_rows."""
         if not ln.strip():
             return
+        if not ln.isascii() and any(sp[4] & FLAG_BOLD for sp in row_spans):
+            bold = _marked_bold_row(ln, row_spans)
+            if bold is not None:
+                plain, got = _answer_key(ln), _answer_key(bold)
+                self._code_rows.setdefault(plain, got)
         if ln.startswith("✦ ") and row_spans and row_spans[0][0] == 0 and row_spans[0][2] != "default":
             first = self._accent is None
             self._accent = row_spans[0][2]
@@ -189,7 +196,7 @@ class GeminiProfile(ChromeProfile):
         if marked is not None and not _in_code_block(rows, styles, y):
             plain, got = _answer_key(ln), _answer_key(marked)
             if plain and got != plain:
-                self._code_rows[plain] = got
+                self._code_rows[plain] = _with_bold_runs(got, self._code_rows.get(plain))
                 self._code_phrases.update(_code_phrases(got))
 
     def _with_code_marks(self, text: str, members: list[Labeled]) -> str:
@@ -261,7 +268,9 @@ class GeminiProfile(ChromeProfile):
             return Turn(kind, self._complete_prompt(text))
         if kind == "assistant":
             text = self._with_code_marks(_drop_rewrapped_repeats(text), members)
-            return Turn(kind, regex.sub(r"(?<!`)``(?!`)", "", _join_wide_wraps(text)))
+            text = regex.sub(r"(?<!`)``(?!`)", "", _join_wide_wraps(text))
+            # a bold run the width cut between two ideographs, joined again
+            return Turn(kind, regex.sub(r"(?<!\*)\*\*\*\*(?!\*)", "", text))
         return Turn(kind, text)
 
 
@@ -399,6 +408,40 @@ def _marked_code_row(row: str, spans: list[tuple], accent: str) -> str | None:
     if not marks:
         return None
     return "".join(marks.get(x, "") + c for x, c in enumerate(cells)) + marks.get(n, "")
+
+
+class _Cell:
+    """A drawn column for marked_ideograph_bold: its text and whether it is bold."""
+    __slots__ = ("data", "bold")
+
+    def __init__(self, data: str, bold: bool) -> None:
+        self.data, self.bold = data, bold
+
+
+def _marked_bold_row(row: str, spans: list[tuple]) -> str | None:
+    """The row with `**` around each bold run set against ideographs with no
+    space (`台湾なら**東方美人**と`): Gemini draws markdown bold as bold cells,
+    and between ideographs those markers are the only word boundary. None
+    when there is no such run, or for a row that is no answer prose."""
+    if not IDEOGRAPH.search(row) or _NOT_PROSE.match(row) or BARE_TOOL.match(row):
+        return None
+    cols = _cols(row)
+    bold = [False] * len(cols)
+    for lo, hi, _fg, _bg, flags in spans:
+        if flags & FLAG_BOLD:
+            for x in range(max(lo, 0), min(hi, len(cols))):
+                bold[x] = True
+    marked = marked_ideograph_bold(row, tuple(_Cell(c, b) for c, b in zip(cols, bold)))
+    return marked if marked != row else None
+
+
+def _with_bold_runs(marked: str, bold: str | None) -> str:
+    """A row marked for its code runs, with the `**` runs its bold-marked
+    copy (_marked_bold_row) has, each where its text occurs once."""
+    for run in regex.findall(r"\*\*(.+?)\*\*", bold or ""):
+        if f"**{run}**" not in marked and marked.count(run) == 1:
+            marked = marked.replace(run, f"**{run}**")
+    return marked
 
 
 def _cols(text: str) -> list[str]:
