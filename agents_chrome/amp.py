@@ -93,6 +93,22 @@ def stale_rows(first: Frame, after: Frame) -> bool:
     return n >= 2
 
 
+def _not_redrawn(frame: Frame, vp: tuple[int, int], width: int, before: list[str]) -> bool:
+    """Widened, a frame whose rows above the input box hold, in their first
+    `width` columns, exactly the rows last seen at that width: Amp has not
+    laid the thread out again yet (only the box is redrawn), and what the
+    terminal shows past those columns is what it kept there from before an
+    earlier shrink (a table's right-hand cells, the box's old end). No view
+    of the conversation at either width."""
+    if not frame.cells or vp[1] - vp[0] != len(before):
+        return False
+    for y, old in zip(range(vp[0], vp[1]), before):
+        cells = frame.cells[y] if y < len(frame.cells) else None
+        if cells is None or "".join(c.data for c in cells[:width]).rstrip() != old:
+            return False
+    return any(old.strip() for old in before)
+
+
 def _sq(s: str) -> str:
     return "".join(s.split())
 
@@ -501,14 +517,20 @@ class AmpProfile(ChromeProfile):
 
         parts: list[AmpStitcher] = []
 
+        # the view rows of the last frame fed, as drawn (see feed)
+        fed: list[list[str]] = [[]]
+
         def feed(st: AmpStitcher, f: Frame, vp: tuple[int, int]) -> None:
             if st.width is None:
                 st.width = f.columns
             elif f.columns != st.width and st.doc:
+                if f.columns > st.width and _not_redrawn(f, vp, st.width, fed[0]):
+                    return
                 # Amp lays the whole thread out again at a new width: its
                 # rows are stitched apart and spliced on at a prompt
                 parts.append(st.fork())
                 st.width = f.columns
+            fed[0] = [ln.rstrip() for ln in f.lines[vp[0]:vp[1]]]
             boxed = vp[1] < len(f.lines)
             pos = thumb_at_end(f, vp[1]) if boxed else None
             if pos is False:
