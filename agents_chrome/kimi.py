@@ -61,6 +61,9 @@ QUOTE = regex.compile(r"^\s*▌ ")
 #: the first row of a quote: the bar, under the answer's bullet when the answer opens with it
 QUOTE_HEAD = regex.compile(r"^\s*(?:•\s)?▌ ")
 BOX_EDGE = "│╮╯┐┘┤║"
+#: punctuation that can end a row Rich cut one short of the width, the space
+#: after it skipped at the fold (`the slow close:` / `every port is…`)
+SPACE_CUT_END = ",.;:!?)"
 
 
 @dataclass
@@ -269,11 +272,24 @@ def join_wrapped(lines: list[KLine]) -> list[KLine]:
     def space_cut(row: str, ln: KLine, nxt: KLine, hang: int) -> bool:
         """Rich cut the row right after a word and dropped the space that
         fell in the last column: a row one short of a width it was cut at,
-        ending in a letter, and the next row opening with a letter at the
-        block's hanging indent (a code row keeps its own indent)."""
+        ending in a letter or in punctuation (`…the slow close:`), and the
+        next row opening with a letter at the block's hanging indent (a code
+        row keeps its own indent)."""
         body = nxt.text[hang:]
-        return (bool(ln.width) and _cut_at(_cells(row) + 1, ln) and row[-1:].isalpha() and _cells(row[-1:]) == 1
+        return (bool(ln.width) and _cut_at(_cells(row) + 1, ln) and (row[-1:].isalpha() or row[-1:] in SPACE_CUT_END)
+                and _cells(row[-1:]) == 1
                 and nxt.text[:hang].strip() == "" and body[:1].isalpha() and _cells(body[:1]) == 1)
+
+    def sibling(nxt: KLine, m: regex.Match, hang: int) -> bool:
+        """`nxt` opens at the column of the list marker `m` found on the row
+        being joined (`  • …season` / `  Measured…`): a paragraph after the list, never
+        the rest of the item, whose rows hang under the item's text. A row as
+        long as a width the terminal had while a window edge was dragged
+        reads as cut there, though Kimi drew it at a wider one."""
+        if not m.group("mk") or m.group("mk")[0] in "✨$":
+            return False
+        lead = len(nxt.text) - len(nxt.text.lstrip(" "))
+        return lead == len(m.group("sp")) and lead < hang
 
     while i < len(lines):
         cur = lines[i]
@@ -282,6 +298,7 @@ def join_wrapped(lines: list[KLine]) -> list[KLine]:
         hang = _cells(m.group("sp") + (m.group("mk") or ""))
         while (i + 1 < len(lines)
                and (full(row, lines[i], lines[i + 1]) or space_cut(row, lines[i], lines[i + 1], hang))
+               and not sibling(lines[i + 1], m, hang)
                and row.rstrip()[-1:] not in BOX_EDGE and not RULE_ROW.match(row)
                and lines[i + 1].text.strip() and _same_flow(lines[i], lines[i + 1])
                and not PROMPT_ECHO.match(lines[i + 1].text)):
@@ -485,7 +502,13 @@ def _cell_glue(left: str, right: str, lexicon: dict[str, int]) -> str:
     a, b = WORD_END.search(left), WORD_START.match(right)
     if a is None or b is None or min(len(a.group(1)), len(b.group(1))) < 2:
         return ""  # a letter alone at a cell's fold is a word's end or start, not a word
-    return " " if _lost_space(left, right, lexicon) else ""
+    if _lost_space(left, right, lexicon):
+        return " "
+    # a left half no word of the session starts, before a right half of four
+    # letters or more the session draws as a word twice (`thinned|with`,
+    # `pressed|into`), was a word of its own; a shorter right half is too
+    # often a cut word's tail (`headl|and`)
+    return " " if len(b.group(1)) >= 4 and _lost_space_in_row(left, right, lexicon) else ""
 
 
 def unfold_table_rows(rows: list[str], lexicon: dict[str, int] | None = None) -> list[str]:
