@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 import regex
-from wcwidth import wcswidth
+from wcwidth import wcswidth, wcwidth
 
 from agents_chrome.profile import ChromeProfile
 from agents_chrome.rules import Labeled, LineRule
@@ -43,9 +43,20 @@ from agents_chrome.cjk_bold import marked_ideograph_bold as _marked_ideograph_bo
 from agents_chrome.relayout import LayoutStitcher
 from screen.frames import Frame
 
-# Vibe's cell-diff redraw can leave a blank between two ideographs; Chinese and
-# Japanese prose never puts one there (Korean does, between words: kept)
-HAN_GAP = regex.compile(r"(?<=[\p{Han}\p{Hiragana}\p{Katakana}\u3000-\u303f\uff00-\uffef]) (?=[\p{Han}\p{Hiragana}\p{Katakana}\u3000-\u303f\uff00-\uffef])")
+# Textual lays out a one-column character with an emoji presentation
+# selector (`🗂️`, `⛰️`) two columns wide and puts the next cell after both;
+# the terminal gives the character one column and leaves the second blank
+VS16_GAP = regex.compile(r"(?<=(.)\ufe0f) ")
+
+
+def _close_vs16_gaps(text: str) -> str:
+    """`text` without the blank the terminal left after each one-column
+    character that carries U+FE0F (`src/ 🗂️ ;` drawn for `src/ 🗂️;`)."""
+    if "\ufe0f " not in text:
+        return text
+    return VS16_GAP.sub(lambda m: "" if wcwidth(m.group(1)) == 1 else " ", text)
+
+
 # Vibe wraps Chinese and Japanese prose between any two ideographs: such a row
 # break (the next row under the same indent) is no word break
 HAN_BREAK = regex.compile(r"(?<=[\p{Han}\p{Hiragana}\p{Katakana}\u3000-\u303f\uff00-\uffef])\n[ \t]*(?=[\p{Han}\p{Hiragana}\p{Katakana}\uff00-\uffef])")
@@ -433,7 +444,7 @@ class VibeProfile(ChromeProfile):
             return Turn("system", "\n".join(r.rstrip() for r in rows).strip())
         if kind == "assistant":
             body = "\n".join(m.line.text for m in members).strip("\n") if members else text
-            return Turn("assistant", HAN_BREAK.sub("", HAN_GAP.sub("", body)))
+            return Turn("assistant", _close_vs16_gaps(HAN_BREAK.sub("", body)))
         return Turn(kind, text)
 
     def _with_unseen_prompts(self, turns: list[Turn]) -> list[Turn]:
