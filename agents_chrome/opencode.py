@@ -532,6 +532,40 @@ def _first_segment(text: str) -> str:
     return text
 
 
+#: CJK punctuation OpenCode's wrap may break after, as after a space: a run
+#: of CJK text between two of them moves down whole (it breaks inside a run
+#: only when the run is wider than the whole row)
+CJK_BREAK_AFTER = "，。、；：！？）》」』】〉"
+
+
+def _cjk_run(text: str) -> str:
+    """The run a wrap that broke after CJK punctuation moved down whole: to
+    and with the next such mark or break character, or up to a space."""
+    for i, ch in enumerate(text):
+        if ch == " ":
+            return text[:i]
+        if ch in CJK_BREAK_AFTER or ch in WRAP_AFTER:
+            return text[:i + 1]
+    return text
+
+
+def _cjk_prompt_wrap(row: Labeled, nxt: Labeled) -> bool:
+    """Whether prompt row `nxt` goes on from `row` where the wrap broke CJK
+    text, which has no space to give back: after CJK punctuation, when the
+    run after it would not have fitted on the row; or between two CJK
+    characters of a run wider than a row, which the wrap fills to its edge."""
+    width = row.line.width
+    tail, body = row.line.text.rstrip(), nxt.body.strip()
+    if not width or not tail or not body:
+        return False
+    limit = width - WRAP_MARGIN
+    if tail[-1] in CJK_BREAK_AFTER:
+        return wcswidth(tail) + wcswidth(_cjk_run(body)) > limit
+    if UNSPACED.match(tail[-1]) and UNSPACED.match(body[0]):
+        return wcswidth(tail) + wcswidth(body[0]) > limit
+    return False
+
+
 @dataclasses.dataclass
 class AnswerRow:
     """One drawn answer row: its text as the screen shows it (indentation
@@ -570,6 +604,10 @@ def unwrap_answer(rows: list[AnswerRow]) -> str:
         if (prev is not None and prev.blanks == 0 and out and row.limit and prev.limit
                 and (lead == hang or pushed) and not LIST_ITEM.match(body) and "│" not in raw and "│" not in prev.raw):
             seg = _first_segment(body)
+            if tail[-1] in CJK_BREAK_AFTER and UNSPACED.match(body[0]):
+                # the row ended at a break CJK punctuation gives: what went
+                # down is the run up to the next one, not one character
+                seg = _cjk_run(body).replace("**", "")
             glue = _glued(tail, body)
             need = wcswidth(tail) + (0 if glue else 1) + wcswidth(seg)
             if row.limit == prev.limit:
@@ -998,10 +1036,20 @@ class OpenCodeProfile(ChromeProfile):
                 lb.kind = "tool_result"
             if lb.kind not in ("blank", "chrome") and lb.rule != "bash-wrapped":
                 prev = lb.kind
-        # Rows of one bar are one prompt: only the first opens a turn.
-        for a, b in zip(labeled, labeled[1:]):
-            if b.rule == "prompt" and a.rule in ("prompt", "prompt-row"):
+        # Rows of one bar are one prompt: only the first opens a turn. The
+        # bar runs unbroken down a prompt's blank lines (a pasted prompt's
+        # paragraphs, a fenced block set apart), drawn as empty bar rows; two
+        # prompts' bars are apart, a row without the bar between.
+        last = None  # the prompt row the run of empty bar rows follows
+        for i, b in enumerate(labeled):
+            if b.rule == "prompt" and last is not None:
+                for lb in labeled[last + 1:i]:
+                    lb.kind, lb.rule, lb.body = "cont", "prompt-row", ""
                 b.kind, b.rule = "cont", "prompt-row"
+            if b.rule in ("prompt", "prompt-row"):
+                last = i
+            elif b.rule != "empty-bar" or BAR not in b.line.text:
+                last = None
         # A prompt waiting for its answer has only chrome under it (the turn
         # footer). A resize then redraws it in the new layout, which the
         # stitcher may keep as new rows: the same prompt block again with
@@ -1030,6 +1078,19 @@ class OpenCodeProfile(ChromeProfile):
                 while k < len(labeled) and labeled[k].kind in ("blank", "chrome"):
                     k += 1
             i = end
+        # A prompt row OpenCode's wrap broke inside CJK text (after its
+        # punctuation, or inside a run too wide for a whole row) goes on with
+        # no space between: the next row is joined to it.
+        prev: Labeled | None = None
+        for lb in labeled:
+            if lb.rule not in ("prompt", "prompt-row") or not lb.body.strip():
+                prev = None
+                continue
+            if prev is not None and _cjk_prompt_wrap(prev, lb):
+                prev.body = prev.body.rstrip() + lb.body.strip()
+                lb.kind, lb.rule = "chrome", "prompt-wrapped"
+                continue
+            prev = lb
         return labeled
 
     def reconstruct(self, frames: Iterable[Frame], header: CastHeader | None = None

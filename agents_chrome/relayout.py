@@ -183,6 +183,30 @@ def _reprint_join(old: list[str], old_times: list[float], old_gaps: set[int], ne
     return doc, times, gaps
 
 
+def _settled(kept: list[str], new: Sequence[str], wa: list[tuple[str, int, int]],
+             wb: list[tuple[str, int, int]], qa: int, qb: int) -> list[str]:
+    """The old rows kept before the join, each replaced by the new layout's
+    copy of it where that copy is the same row with more after its last word
+    and no further word: a stream that was cut after a word when the width
+    changed, whose closing mark (a full stop, a bracket) only the new layout
+    drew. The rows are paired along the run of words both layouts share,
+    which ends at the join (old word `qa`, new word `qb`)."""
+    out = kept
+    i, j = qa - 1, qb - 1
+    while i >= 0 and j >= 0 and wa[i][0] == wb[j][0]:
+        _w, ra, ca = wa[i]
+        _w, rb, cb = wb[j]
+        if ra < len(out) and (i + 1 == len(wa) or wa[i + 1][1] != ra) and (j + 1 == len(wb) or wb[j + 1][1] != rb):
+            # the last word of its row in both layouts
+            old_row, new_row = out[ra].rstrip(), new[rb].rstrip()
+            end = ca + len(wa[i][0])
+            if (len(new_row) > len(old_row) == end and new_row.startswith(old_row)
+                    and not WORD.search(new_row[len(old_row):])):
+                out[ra] = new[rb]
+        i, j = i - 1, j - 1
+    return out
+
+
 class LayoutStitcher:
     """A `Stitcher` per layout (terminal width), joined by words.
 
@@ -262,7 +286,7 @@ class LayoutStitcher:
         cut = ra + 1
         rows, times = list(new[rb + 1:]), list(new_times[rb + 1:])
         start_row = rb + 1
-        doc = list(old[:ra]) + kept + rows
+        doc = _settled(list(old[:ra]), new, wa, wb, qa, qb) + kept + rows
         gaps = {g for g in self._base_gaps if g <= cut} | {cut + g - start_row for g in new_gaps if g > start_row}
         return doc, list(old_times[:cut]) + list(times), gaps
 
