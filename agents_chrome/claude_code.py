@@ -109,6 +109,10 @@ class ClaudeCodeProfile(ChromeProfile):
         LineRule("permission-esc", "chrome", r"Esc to cancel|Tab to amend"),
         LineRule("interrupted", "chrome", r"^\s*⎿\s+Interrupted\b"),
         LineRule("slash-menu", "chrome", r"^\s+(❯\s+)?/[\w:-]+\s{3,}\S"),
+        # the input box's own row: `❯` and a no-break space (an echoed prompt has a plain
+        # space). Seen outside the box when another program wrote over it (a background
+        # job's output left on the row, the box redrawn lower): never a prompt sent
+        LineRule("input-row", "chrome", "^❯\xa0"),
         LineRule("slash-command", "system", r"^❯\s+(?P<body>/[\w:-]+.*)$"),
         LineRule("empty-prompt", "chrome", r"^❯\s*$"),
         LineRule("prompt", "user", r"^❯\s(?P<body>.*)$"),

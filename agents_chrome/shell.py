@@ -707,10 +707,11 @@ def classify(frames: list[Frame], runs: list[Run], hist: list[int] | None = None
         new = _new_text(frames, hist, r, _top(runs[i + 1]) if i + 1 < len(runs) else None)
         seen = registry.from_screen(new)
         named = typed_agent(r.command) if r.command else None
-        if (named or seen) and _printed(frames, r):
-            # `codex --help`, or `cat` of a saved session showing an agent's banner: a
-            # command's output
-            named = seen = None
+        if (named is None) != (seen is None) and _printed(frames, r):
+            # `codex --help` (named, no banner), or `cat` of a saved session showing an
+            # agent's banner (not named): a command's output. Named and shown is an agent
+            # whatever the frames: a log with no pauses may hold its whole drawing in one
+            seen = named = None
         if named is None and last_job and JOB_RESUME.match(r.command.strip()):
             # a job brought back (Ctrl+Z stopped it): an agent redraws only its input box and
             # footer, with no banner to know it by; the latest agent run is the job, unless a

@@ -13,6 +13,13 @@ stripped.
 - The same for a command line naming the agent that only printed
   (`codex --help | head`): a shell turn with the usage it printed, not an
   agent run.
+- A background job started at the shell printed over Claude Code (inline)
+  while it waited at its input box: the text landed on the input row, after
+  its `❯` and no-break space, and Claude Code, its cursor moved, drew the box
+  and the rest lower, leaving `❯\xa0● proofing timer done` above the next
+  prompt's echo, read as a prompt (turns_ok 0). The input row's `❯` is
+  followed by a no-break space, an echoed prompt's by a plain space: such a
+  row is chrome.
 """
 from __future__ import annotations
 
@@ -30,6 +37,7 @@ def _meta(case: Path) -> dict:
 
 
 LOOKALIKE = [c for c in recording_cases() if "chrome-like-shell-output" in _meta(c).get("features", [])]
+BACKGROUND = [c for c in recording_cases() if "background-job-output-over-agent" in _meta(c).get("features", [])]
 HELP = [c for c in recording_cases() if "agent-help-output" in _meta(c).get("features", [])]
 
 
@@ -38,7 +46,7 @@ def _ids(cases: list[Path]) -> list[str]:
 
 
 def test_cases_exist():
-    assert LOOKALIKE and HELP
+    assert LOOKALIKE and HELP and BACKGROUND
 
 
 @pytest.mark.parametrize("screen_only", [False, True], ids=["as-recorded", "screen-only"])
@@ -89,3 +97,38 @@ def test_agent_named_but_only_printed(case: Path):
     for cmd in named:
         turn = next(t for t in conv["turns"] if t["role"] == "system" and t["text"].split("\n")[0].endswith(cmd))
         assert len([r for r in turn["text"].split("\n")[1:] if r.strip()]) >= 3, turn["text"]
+
+
+@pytest.mark.parametrize("screen_only", [False, True], ids=["as-recorded", "screen-only"])
+@pytest.mark.parametrize("case", BACKGROUND, ids=_ids(BACKGROUND))
+def test_background_output_over_input_row_is_no_prompt(case: Path, screen_only: bool):
+    """What a background job wrote over the agent's input row stays out of the
+    prompts, which are the ones typed, once each, in order; the answers come
+    whole."""
+    conv = replay_json(case / "session.cast", case.parent.name, screen_only=screen_only)
+    got = [t["text"] for t in conv["turns"] if t["role"] == "user"]
+    want = [t["text"] for t in truth_turns(case) if t["role"] == "user" and not t.get("kind")]
+    assert got == want
+    answers = [t["text"] for t in conv["turns"] if t["role"] == "assistant"]
+    assert len(answers) == len([t for t in truth_turns(case) if t["role"] == "assistant"])
+
+
+@pytest.mark.parametrize("case", [c for c in BACKGROUND if c.parent.name == "claude-code"],
+                         ids=_ids([c for c in BACKGROUND if c.parent.name == "claude-code"]))
+def test_input_row_left_above_the_box_is_chrome(case: Path):
+    """The recording shows the situation (a `❯` + no-break space row with text,
+    above the input box), and the profile labels such a row chrome, an echoed
+    prompt's row (`❯ ` on its background) a prompt."""
+    profile = registry.load("claude-code")
+    left = []
+    for f in frames_of(case):
+        top = profile._input_box_top(f.lines)
+        if top is None:
+            continue
+        left += [ln for ln in f.lines[:top] if ln.startswith("❯\xa0") and ln[2:].strip()]
+    assert left
+    rule = next(r for r in profile.rules if r.match(left[0]))  # the first rule that matches labels a row
+    assert (rule.name, rule.kind) == ("input-row", "chrome")
+    want = next(t["text"] for t in truth_turns(case) if t["role"] == "user")
+    echo = next(r for r in profile.rules if r.match("❯ " + want))
+    assert echo.kind == "user"
