@@ -78,6 +78,7 @@ class ClaudeCodeProfile(ChromeProfile):
     checked_versions = ("2.1.330", "2.1.197")
     commands = ("claude", "claude-code")
     screen_signatures = (r"Claude Code v\d", r"Welcome to Claude Code")
+    resume_words = frozenset({"--continue", "-c", "--resume", "-r"})  # `claude --continue`, `claude -r <id>`
     rules = (
         LineRule("logo", "chrome", LOGO.pattern),
         LineRule("logo-still", "chrome", LOGO_STILL.pattern),

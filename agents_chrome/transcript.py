@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Callable, Iterable
 
 import regex
+from wcwidth import wcswidth
 
 from screen.frames import Frame
 from agents_chrome.relayout import LayoutStitcher
@@ -152,9 +153,15 @@ def _words(lines: "list[TLine]", lo: int, hi: int) -> list[tuple[str, int, int]]
         out.extend(found)
         text = ln.text
         # a word is cut by the wrap only when the row's text runs to its last column
+        # (counted in cells: a Chinese or Japanese character earlier on the row takes two)
         glue = (ln.wrapped and bool(text) and bool(WORD.match(text[-1])) and not _IDEOGRAPH.match(text[-1])
-                and (not ln.width or len(text) >= ln.width))
+                and (not ln.width or _cells(text) >= ln.width))
     return out
+
+
+def _cells(text: str) -> int:
+    """Columns `text` takes on screen (wide characters two)."""
+    return len(text) if text.isascii() else max(len(text), wcswidth(text))
 
 
 def _covered(old: list[str], new: list[str], window: int = 40) -> list[bool]:
