@@ -53,6 +53,8 @@ SCROLLBAR = set("█▄▀▐▌▕▏│┃▁▂▃▅▆▇")
 # a code block's line-number gutter: `  4` alone is an empty line of the block
 GUTTER = regex.compile(r"^(?P<indent>\s*)(?P<n>\d{1,4})(?: (?P<code>.*))?$")
 PROMPT_ROW = regex.compile(r"^\s?>\s+\S")
+# a shell-mode command echoed in the prompt band (see _label_shell_echoes)
+SHELL_ECHO = regex.compile(r"^\s?\$\s(?P<body>\S.*)$")
 SLASH_ROW = regex.compile(r"^>\s+/[\w-]+")
 BAND_BOTTOM = regex.compile(r"^\s*▀{10,}\s*$")
 FOOTER = regex.compile(r"workspace \(/directory\)|no sandbox|\bsandbox\s{3,}|/model\s*$|context left")
@@ -239,6 +241,7 @@ class GeminiProfile(ChromeProfile):
     # -- turns ------------------------------------------------------------
     def label(self, lines: list[TLine]) -> list[Labeled]:
         labeled = super().label(lines)
+        _label_shell_echoes(labeled)
         _label_boxes(labeled)
         _label_bare_tools(labeled)
         _open_unmarked_answers(labeled)
@@ -651,6 +654,21 @@ def _logical_rows(labeled: list[Labeled]) -> list[list[int]]:
         else:
             groups.append([i])
     return groups
+
+
+def _label_shell_echoes(labeled: list[Labeled]) -> None:
+    """A command run in shell mode (`!` on an empty prompt) is echoed in the
+    prompt band as a prompt is, with `$` where a prompt has `>`: ` $ ls -1`
+    as the band's first row is what the user typed (Gemini's own log holds
+    it as a user message, without the `!`); the command's box follows."""
+    prev: Labeled | None = None
+    for lb in labeled:
+        if lb.kind == "blank":
+            continue
+        m = SHELL_ECHO.match(lb.line.text)
+        if m and prev is not None and BAND_TOP.match(prev.line.text):
+            lb.kind, lb.rule, lb.body = "user", "shell-echo", m.group("body")
+        prev = lb
 
 
 def _label_boxes(labeled: list[Labeled]) -> None:
