@@ -194,6 +194,8 @@ class VibeProfile(ChromeProfile):
     name = "vibe"
     checked_versions = ("3.0.2",)
     commands = ("vibe", "vibe-rs", "mistral-vibe")
+    #: `vibe --continue`, `vibe --resume <id>`: the earlier session's turns are drawn again first
+    resume_words = frozenset({"--continue", "-c", "--resume"})
     screen_signatures = (r"Mistral Vibe v\d", r"accept edits · auto-approve", r"vibe --continue")
     rules = (
         LineRule("spinner", "chrome", SPINNER.pattern),
@@ -206,6 +208,8 @@ class VibeProfile(ChromeProfile):
         LineRule("box", "chrome", r"^\s*[┌├└╭╰][─┬┼┴]*[┐┤┘╮╯]\s*$"),
         LineRule("exit-tokens", "chrome", r"^Total tokens used this session:"),
         LineRule("exit-resume", "chrome", r"^(To continue this session, run: vibe\b|Or: vibe --resume\b)"),
+        # `vibe --continue` / `--resume`: the notice above the earlier session's turns drawn again
+        LineRule("resume-notice", "chrome", r"^\s*[⎡⎢⎣]?\s*(Resuming session…|Resumed session [\w-]+)\s*$"),
         LineRule("interrupt-hint", "chrome", r"(?i)\b(esc|ctrl\+c)\b.{0,20}\b(to )?(interrupt|cancel)\b"),
         LineRule("slash-command", "system", r"^(?:>\s)?(?P<body>/\s?[a-z][\w-]*(\s.*)?)$"),
         # what a slash command printed, in a bracket `⎡ ⎢ ⎣` down its left side

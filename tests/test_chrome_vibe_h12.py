@@ -49,3 +49,34 @@ def test_close_vs16_gaps() -> None:
     # a two-column character with U+FE0F takes its two cells: its space stays
     assert _close_vs16_gaps("done \u2705\ufe0f next") == "done \u2705\ufe0f next"
     assert _close_vs16_gaps("no selector 🗂 here") == "no selector 🗂 here"
+
+
+# `vibe --continue` from a shell, a second session after the first: Vibe draws
+# the earlier session's turns again (the first answer cut at the screen's top)
+# under a `⎣ Resuming session…` notice, then the new turns. A round-h12 probe
+# (bash at 90x26, three turns, /exit, a shell command, `vibe --continue`, two
+# more turns) gave every earlier turn twice, the notice as a system turn in
+# between (turns_ok 0, asst_prec 0.70); with the shared resumed-launch rule
+# of the shell layer (`resume_words`) it gives each turn once. The probe is
+# not in recordings/ (one new recording per agent per round): these check
+# the two pieces on the real profile and the real shell reader.
+@pytest.mark.parametrize("line,resumes", [
+    ("vibe --trust --auto-approve --continue", True),
+    ("vibe -c", True),
+    ("vibe --resume 368cd7f6", True),
+    ("vibe --trust --auto-approve", False),
+    ("echo vibe --continue", False),
+])
+def test_continue_launch_resumes_a_session(line: str, resumes: bool) -> None:
+    from agents_chrome.shell import _resumes_session
+    from agents_chrome.vibe import PROFILE
+    assert _resumes_session(PROFILE, line) is resumes
+
+
+def test_resume_notice_is_chrome() -> None:
+    from agents_chrome.transcript import TLine
+    from agents_chrome.vibe import PROFILE
+    rows = ["  ⎣ Resuming session…", "  ⎣ Resumed session 368cd7f6", "  ⎣ Session title set"]
+    kinds = [lb.kind for lb in PROFILE.label([TLine(t, 0.0, "screen", 0) for t in rows])]
+    assert kinds[:2] == ["chrome", "chrome"]
+    assert kinds[2] != "chrome"  # other command output stays
