@@ -1039,10 +1039,12 @@ class OpenCodeProfile(ChromeProfile):
         # Rows of one bar are one prompt: only the first opens a turn. The
         # bar runs unbroken down a prompt's blank lines (a pasted prompt's
         # paragraphs, a fenced block set apart), drawn as empty bar rows; two
-        # prompts' bars are apart, a row without the bar between.
+        # prompts' bars are apart, a row without the bar between. A row of
+        # the bar that opens with a slash there is a line of the prompt (a
+        # pasted path), not a slash command.
         last = None  # the prompt row the run of empty bar rows follows
         for i, b in enumerate(labeled):
-            if b.rule == "prompt" and last is not None:
+            if b.rule in ("prompt", "slash-command") and last is not None:
                 for lb in labeled[last + 1:i]:
                     lb.kind, lb.rule, lb.body = "cont", "prompt-row", ""
                 b.kind, b.rule = "cont", "prompt-row"

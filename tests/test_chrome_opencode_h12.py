@@ -12,13 +12,15 @@ What was wrong in the drawing:
   prompt's bar: each paragraph came back as a prompt of its own.
 - A stream's closing `。` that only the layout after a resize drew was lost:
   the row before the resize was kept, as all its words reappeared.
+- A prompt row opening with `/` (a pasted path) was read as a slash command.
 """
 from __future__ import annotations
 
 import pytest
 
-from agents_chrome.opencode import WRAP_MARGIN, AnswerRow, answer_body, unwrap_answer
+from agents_chrome.opencode import PROFILE, WRAP_MARGIN, AnswerRow, answer_body, unwrap_answer
 from agents_chrome.relayout import LayoutStitcher
+from agents_chrome.transcript import TLine
 from tests.conftest import RECORDINGS, cli_replay, truth_turns
 
 TEA = RECORDINGS / "opencode" / "h12-teaterrace-cjk-101x33"
@@ -136,3 +138,47 @@ def test_a_row_that_only_gained_a_closing_mark_is_replaced_not_one_that_gained_w
                          "     ▣  Build · Mock Model · 1.3s"], width=101)
     assert "     特级茶只占总量的 **9%** 左右，但价格是二级茶的四倍。" in st.doc
     assert sum("特级茶" in r for r in st.doc) == 1
+
+
+# A pasted prompt as OpenCode drew it at 94x28 (a probe of round h12, 27 s
+# in): wrapped prose, a blank line, a path and a shell line, indented code, a
+# list. Its row opening with `/` was read as a slash command, which split
+# the prompt in two turns with a system turn between.
+PASTED_AT_94 = [
+    "",
+    "  ┃",
+    "  ┃  why does this deploy script fail on the second host? it works on the first one every",
+    "  ┃  time, and the log on the second host only says that the interpreter was not found,",
+    "  ┃  which makes no sense to me because both hosts were built from the same image last",
+    "  ┃  spring",
+    "  ┃",
+    "  ┃  /usr/bin/env python3 deploy.py --host lantern-2",
+    "  ┃  $ ls -la /opt/deploy",
+    "  ┃  drwxr-xr-x 2 root root 4096 deploy",
+    "  ┃",
+    "  ┃      def main():",
+    "  ┃          for host in HOSTS:",
+    "  ┃              push(host)",
+    "  ┃",
+    "  ┃  1. copy the bundle",
+    "  ┃  2. restart the service",
+    "  ┃",
+    "",
+    "     ▣  Build · Mock Model",
+]
+
+
+def test_a_pasted_prompt_line_opening_with_a_path_stays_in_the_prompt() -> None:
+    lines = [TLine(row, 27.0, "alt", 1, 94) for row in PASTED_AT_94]
+    turns = PROFILE.turns(PROFILE.label(lines))
+    assert [t.role for t in turns] == ["user"]
+    text = turns[0].text
+    assert text.split("\n\n") == [
+        "why does this deploy script fail on the second host? it works on the first one every\n"
+        "time, and the log on the second host only says that the interpreter was not found,\n"
+        "which makes no sense to me because both hosts were built from the same image last\n"
+        "spring",
+        "/usr/bin/env python3 deploy.py --host lantern-2\n$ ls -la /opt/deploy\ndrwxr-xr-x 2 root root 4096 deploy",
+        "    def main():\n        for host in HOSTS:\n            push(host)",
+        "1. copy the bundle\n2. restart the service",
+    ]
