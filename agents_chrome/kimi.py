@@ -612,6 +612,8 @@ class KimiProfile(ChromeProfile):
     name = "kimi"
     checked_versions = ("1.51.0",)
     commands = ("kimi", "kimi-cli")
+    #: `kimi --continue`, `kimi -r <id>`: the earlier session's turns are drawn again first
+    resume_words = frozenset({"--continue", "-C", "--session", "--resume", "-S", "-r"})
     screen_signatures = (r"Welcome to Kimi Code CLI", r"── input ─{5,}", r"To resume this session: kimi -r")
     rules = (
         LineRule("loading", "chrome", r"^\s*[\u2800-\u28ff]\s+Loading configuration\.\.\.\s*$"),
@@ -837,12 +839,17 @@ class KimiProfile(ChromeProfile):
                 prev = lb.kind
                 continue
             if in_prompt:
-                # a prompt runs to its first blank row (its rows start at column 0)
+                # a prompt runs to its first blank row (its rows start at column 0), or to
+                # a `• ` answer or tool row: a session resumed (`kimi --continue`) is drawn
+                # again with each answer right under its prompt, no blank row between
                 if lb.kind == "blank":
+                    in_prompt = False
+                    continue
+                if lb.kind in ("assistant", "tool_call"):
                     in_prompt = False
                 else:
                     lb.kind, lb.rule, lb.body = "cont", "prompt-row", lb.line.text
-                continue
+                    continue
             if lb.kind == "tool_call":
                 prev = "tool_call"
                 continue

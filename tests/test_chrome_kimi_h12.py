@@ -73,3 +73,38 @@ def test_cell_glue() -> None:
     # a right half under four letters, or one drawn only once, says nothing
     assert _cell_glue("exposed headl", "and", lexicon) == ""
     assert _cell_glue("stirred", "once a day", lexicon) == ""
+
+
+# `kimi --continue` from a shell, a second session after the first: Kimi
+# draws the earlier session again, each answer (or tool row) right under its
+# prompt echo with no blank row between, as it never does live. A round-h12
+# probe (bash at 96x28, three turns, /exit, a shell command, `kimi --yolo
+# --continue`, two more turns) read each reprinted answer as more of its
+# prompt, and the reprinted turns came twice (turns_ok 0, asst_prec 0.96);
+# with both pieces below every turn comes once (1.00 both ways). The probe is
+# not in recordings/ (one new recording per agent per round): these check the
+# pieces on the real profile and the real shell reader.
+@pytest.mark.parametrize("line,resumes", [
+    ("kimi --yolo --continue", True),
+    ("kimi -C", True),
+    ("kimi -r f33a277f-214d-45de-b4da-dbf91b04c4ac", True),
+    ("kimi --session f33a277f", True),
+    ("kimi --yolo", False),
+    ("echo kimi --continue", False),
+])
+def test_continue_launch_resumes_a_session(line: str, resumes: bool) -> None:
+    from agents_chrome.kimi import PROFILE
+    from agents_chrome.shell import _resumes_session
+    assert _resumes_session(PROFILE, line) is resumes
+
+
+def test_answer_right_under_a_prompt_echo_is_no_prompt_row() -> None:
+    from agents_chrome.kimi import PROFILE
+    from agents_chrome.transcript import TLine
+    rows = ["✨ how many lines does the readme have?", "• Used Shell (wc -l README.md)", "",
+            "• The readme has 3 lines.", "", "✨ name a hardy rootstock",
+            "• M.111: vigorous, drought tolerant and anchored well in heavy soil.", "",
+            "✨ a prompt typed on", "two rows", "", "• Both rows are the prompt."]
+    kinds = [lb.kind for lb in PROFILE.label([TLine(t, 0.0, "screen", 0) for t in rows])]
+    assert kinds == ["user", "tool_call", "blank", "assistant", "blank", "user", "assistant", "blank",
+                     "user", "cont", "blank", "assistant"]
