@@ -549,6 +549,39 @@ def _cjk_run(text: str) -> str:
     return text
 
 
+def _drop_repeated_paragraphs(labeled: list[Labeled]) -> None:
+    """A prompt whose paragraphs read twice over in a row (A, B, A, B: the
+    prompt and the copy a resize redrew right under it, in one bar) keeps
+    its first copy; the second is chrome."""
+    i = 0
+    while i < len(labeled):
+        if labeled[i].rule != "prompt":
+            i += 1
+            continue
+        end = i + 1
+        while end < len(labeled) and labeled[end].rule == "prompt-row":
+            end += 1
+        paras: list[tuple[int, str]] = []  # (first row, text) of each paragraph
+        k = i
+        while k < end:
+            if not labeled[k].body.strip():
+                k += 1
+                continue
+            first, words = k, []
+            while k < end and labeled[k].body.strip():
+                words.append(labeled[k].body)
+                k += 1
+            paras.append((first, " ".join(" ".join(words).split())))
+        n = len(paras)
+        if n >= 2 and n % 2 == 0 and [t for _, t in paras[:n // 2]] == [t for _, t in paras[n // 2:]]:
+            cut = paras[n // 2][0]
+            while cut > paras[n // 2 - 1][0] and not labeled[cut - 1].body.strip():
+                cut -= 1
+            for lb in labeled[cut:end]:
+                lb.kind, lb.rule = "chrome", "prompt-redrawn"
+        i = end
+
+
 def _cjk_prompt_wrap(row: Labeled, nxt: Labeled) -> bool:
     """Whether prompt row `nxt` goes on from `row` where the wrap broke CJK
     text, which has no space to give back: after CJK punctuation, when the
@@ -1036,22 +1069,12 @@ class OpenCodeProfile(ChromeProfile):
                 lb.kind = "tool_result"
             if lb.kind not in ("blank", "chrome") and lb.rule != "bash-wrapped":
                 prev = lb.kind
-        # Rows of one bar are one prompt: only the first opens a turn. The
-        # bar runs unbroken down a prompt's blank lines (a pasted prompt's
-        # paragraphs, a fenced block set apart), drawn as empty bar rows; two
-        # prompts' bars are apart, a row without the bar between. A row of
-        # the bar that opens with a slash there is a line of the prompt (a
-        # pasted path), not a slash command.
-        last = None  # the prompt row the run of empty bar rows follows
-        for i, b in enumerate(labeled):
-            if b.rule in ("prompt", "slash-command") and last is not None:
-                for lb in labeled[last + 1:i]:
-                    lb.kind, lb.rule, lb.body = "cont", "prompt-row", ""
+        # Rows of one bar are one prompt: only the first opens a turn (a row
+        # of the bar that opens with a slash there is a line of the prompt, a
+        # pasted path, not a slash command).
+        for a, b in zip(labeled, labeled[1:]):
+            if b.rule in ("prompt", "slash-command") and a.rule in ("prompt", "prompt-row"):
                 b.kind, b.rule = "cont", "prompt-row"
-            if b.rule in ("prompt", "prompt-row"):
-                last = i
-            elif b.rule != "empty-bar" or BAR not in b.line.text:
-                last = None
         # A prompt waiting for its answer has only chrome under it (the turn
         # footer). A resize then redraws it in the new layout, which the
         # stitcher may keep as new rows: the same prompt block again with
@@ -1080,6 +1103,22 @@ class OpenCodeProfile(ChromeProfile):
                 while k < len(labeled) and labeled[k].kind in ("blank", "chrome"):
                     k += 1
             i = end
+        # The bar runs unbroken down a prompt's blank lines (a pasted prompt's
+        # paragraphs, a fenced block set apart), drawn as empty bar rows; two
+        # prompts' bars are apart, a row without the bar between. A prompt
+        # redrawn by a resize was set aside above; a prompt of several
+        # paragraphs redrawn that way reads as its paragraphs twice over.
+        last = None  # the prompt row the run of empty bar rows follows
+        for i, b in enumerate(labeled):
+            if b.rule in ("prompt", "slash-command") and last is not None:
+                for lb in labeled[last + 1:i]:
+                    lb.kind, lb.rule, lb.body = "cont", "prompt-row", ""
+                b.kind, b.rule = "cont", "prompt-row"
+            if b.rule in ("prompt", "prompt-row"):
+                last = i
+            elif b.rule != "empty-bar" or BAR not in b.line.text:
+                last = None
+        _drop_repeated_paragraphs(labeled)
         # A prompt row OpenCode's wrap broke inside CJK text (after its
         # punctuation, or inside a run too wide for a whole row) goes on with
         # no space between: the next row is joined to it.

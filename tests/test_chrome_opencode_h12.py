@@ -182,3 +182,38 @@ def test_a_pasted_prompt_line_opening_with_a_path_stays_in_the_prompt() -> None:
         "    def main():\n        for host in HOSTS:\n            push(host)",
         "1. copy the bundle\n2. restart the service",
     ]
+
+
+# The stitched rows of a probe of round h12 (107x31, a slow bash call, the
+# terminal shrunk and grown back while it ran): the prompt, then the copy the
+# resize redrew, apart only by empty bar rows. Read as one bar, the prompt
+# came back twice over in one turn.
+REDRAWN_AT_107 = [
+    "  ┃",
+    "  ┃  盘点一下仓库：先等三秒再列出文件 📦",
+    "  ┃",
+    "  ┃",
+    "  ┃  盘点一下仓库：先等三秒再列出文件 📦",
+    "  ┃",
+    "",
+    "     好的，先等三秒：",
+]
+
+
+def _read(rows: list[str], width: int) -> list[tuple[str, str]]:
+    turns = PROFILE.turns(PROFILE.label([TLine(row, 1.0, "alt", 1, width) for row in rows]))
+    return [(t.role, t.text) for t in turns]
+
+
+def test_a_prompt_redrawn_under_itself_in_one_bar_comes_once() -> None:
+    assert _read(REDRAWN_AT_107, 107) == [("user", "盘点一下仓库：先等三秒再列出文件 📦"),
+                                         ("assistant", "好的，先等三秒：")]
+
+
+def test_a_pasted_prompt_redrawn_under_itself_in_one_bar_comes_once() -> None:
+    # PASTED_AT_94's prompt followed in its bar by the same prompt again, as a
+    # resize redraws it (the probe's rows, the redraw put together from them)
+    bar = PASTED_AT_94[1:18]
+    once = _read([""] + bar + ["", "     ▣  Build · Mock Model"], 94)
+    twice = _read([""] + bar + bar[1:] + ["", "     ▣  Build · Mock Model"], 94)
+    assert twice == once and len(once) == 1
