@@ -190,6 +190,29 @@ def _box(text: str, width: int) -> str:
     return out
 
 
+def _breaks(view: str) -> set[int]:
+    """Where `view` has a line break, counted in the characters that are not
+    white space before it."""
+    out, n = set(), 0
+    for ch in view:
+        if ch == "\n":
+            out.add(n)
+        elif not ch.isspace():
+            n += 1
+    return out
+
+
+def _spaces(text: str) -> set[int]:
+    """Where `text` has a space, counted as `_breaks` counts."""
+    out, n = set(), 0
+    for ch in text:
+        if ch == " ":
+            out.add(n)
+        elif not ch.isspace():
+            n += 1
+    return out
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.sampled_from(["a", "bc", "def", "ghij", "klmno", "pq", "\n", "r"]), min_size=1, max_size=40),
        st.integers(min_value=12, max_value=40))
@@ -203,7 +226,11 @@ def test_merge_prompt_recovers_spaces(parts: list[str], width: int) -> None:
     lines = text.split("\n")
     assume(not any((len(ln) + (1 if k == 0 else 0)) % width == 0 for k, ln in enumerate(lines[:-1])))
     echo = _echo(text, width)
-    got = merge_prompt(echo, _box(text, width))
+    box = _box(text, width)
+    # a typed space where both views break the row (the echo's word wrap and the
+    # box's character wrap cut at the same place) is drawn in neither: left out
+    assume(not (_breaks(echo) & _breaks(box) & _spaces(text)))
+    got = merge_prompt(echo, box)
     # every dropped space is back: the result differs from the typed text at
     # most where a space and a line break trade places (a row end that both
     # views hide the same way)
