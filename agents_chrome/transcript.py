@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import dataclass, replace
+from itertools import compress, count
+from operator import itemgetter
 from typing import Callable, Iterable
 
 import regex
@@ -134,6 +136,7 @@ _PROBE_WORDS = 12  # words of a reprint's opening looked up in what came before
 _COVER = 0.85  # share of the old copy's words the reprint must hold, in order
 _MIN_TAIL = 4  # fewest words of an old copy that may be folded
 _COVER_LIVE = 0.6  # the same when the whole old copy was still on screen at the mark
+_ROW_OF = itemgetter(1)  # a `_words` entry's row
 
 
 def _words(lines: "list[TLine]", lo: int, hi: int) -> list[tuple[str, int, int]]:
@@ -164,21 +167,41 @@ def _cells(text: str) -> int:
     return len(text) if text.isascii() else max(len(text), wcswidth(text))
 
 
-def _covered(old: list[str], new: list[str], window: int = 40) -> list[bool]:
-    """Which of `old`'s words appear, in order, at the start of `new`.
+def _covered(old: list[str], all_w: list[str], lo: int, hi: int, window: int = 40) -> list[bool]:
+    """Which of `old`'s words appear, in order, at the start of `all_w[lo:hi]`.
 
-    Greedy in-order matching with a bounded look-ahead: linear, and a few
-    words that differ (chrome, a reflowed border) do not derail it.
+    Greedy in-order matching with a bounded look-ahead: each word is matched
+    at its first place at or after the one the last match left, if that is
+    within `window` words of it; a few words that differ (chrome, a reflowed
+    border) do not derail it. Linear, and walked mostly in C: a word that
+    matches where the last match left off (a copy read word for word) is
+    taken at once, and past a word that does not, the look-ahead window
+    stays the same until the next match, so the words up to that match are
+    tested against the window's words in one pass (`compress` over `map`).
     """
     hit = [False] * len(old)
-    j = 0
-    n = len(new)
-    for i, w in enumerate(old):
-        for k in range(j, min(n, j + window)):
-            if new[k] == w:
-                hit[i] = True
-                j = k + 1
+    j = lo
+    it = iter(old)
+    i = -1
+    for w in it:
+        i += 1
+        if j >= hi:
+            break
+        if all_w[j] == w:
+            hit[i] = True
+            j += 1
+            continue
+        top = j + window if j + window < hi else hi
+        # each word of the window -> its first place there
+        first = dict(zip(reversed(all_w[j:top]), range(top - 1, j - 1, -1)))
+        if w not in first:
+            nxt = next(compress(count(i + 1), map(first.__contains__, it)), None)
+            if nxt is None:
                 break
+            i = nxt
+            w = old[i]
+        hit[i] = True
+        j = first[w] + 1
     return hit
 
 
@@ -286,20 +309,30 @@ def _find_copy(words: list[tuple[str, int, int]], split: int, live: int,
     first = probe[0]
     # the old copy may end before the probe does (a short last turn)
     at = where.get(first, ())
-    cands = [j for j in at[:bisect_left(at, split)]
-             if old_w[j:j + k] == probe[:len(old_w[j:j + k])] and len(old_w[j:j + k]) >= min(k, _MIN_TAIL)]
+    need = min(k, _MIN_TAIL)
+    second = probe[1] if k > 1 else None
+    cands = []
+    for j in at[:bisect_left(at, split)]:
+        # a common opening word occurs in many places: its next word tells
+        # most of them apart before any slice is made
+        if second is not None and j + 1 < split and all_w[j + 1] != second:
+            continue
+        seg = old_w[j:j + k]
+        if len(seg) >= need and seg == probe[:len(seg)]:
+            cands.append(j)
     # Repeated phrasing (every paragraph opening alike) matches in many
     # places: the place whose continuation reads most like the reprint's wins.
     if len(cands) > 1:
         ahead = new_w[:80]
-        score = {j: sum(_covered(ahead, old_w[j:j + 100], window=6)) for j in cands}
+        score = {j: sum(_covered(ahead, all_w, j, min(j + 100, split), window=6)) for j in cands}
         top = max(score.values())
         cands = [j for j in cands if score[j] == top]
     best: tuple[int, int] | None = None  # (covered, j)
     for j in cands:
         tail = old_w[j:]
-        hit = _covered(tail, new_w)
-        body = [h for h, (_w, i, _c) in zip(hit, old[j:]) if i < live]
+        hit = _covered(tail, all_w, split, len(all_w))
+        # the words of rows before `live` (a word's row never goes down: a prefix)
+        body = hit[:bisect_left(words, live, j, split, key=_ROW_OF) - j]
         got = sum(hit)
         if len(body) >= 10:
             ok = sum(body) >= _COVER * len(body) and got >= _COVER_LIVE * len(hit)
