@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
-from typing import Callable, Iterable, TypeVar
+from typing import Iterable, Sequence
 
 import regex
 from wcwidth import wcswidth, wcwidth
@@ -37,6 +37,7 @@ from agents_chrome.rules import Labeled, LineRule
 from agents_chrome.transcript import TLine
 from agents_chrome.turns import Turn
 from screen.frames import Frame
+from screen.memo import IdentityMemo
 from screen.vscreen import FLAG_BOLD, FLAG_ITALIC
 
 # A list typed in a prompt, as Codex renders the prompt's markdown: under the
@@ -117,24 +118,14 @@ def _italic_from(frame: Frame, y: int, x0: int) -> bool:
 # Answers about one row snapshot: an unchanged row is the very same cell
 # tuple in every frame (the screen re-reads only dirty rows), and the card
 # colour and the card's markdown depend on nothing but its cells, its text and
-# the width. Keyed by the tuple's identity; the entry holds the tuple, so its
-# id stays its own. Asked for every row of every frame (_learn_inline_cards,
-# rows()): a quarter of a long inline Codex replay.
-_ROW_MEMO: dict[tuple[str, int, object], tuple[tuple, object]] = {}
-_ROW_MEMO_MAX = 16384
-_T = TypeVar("_T")
+# the width (`IdentityMemo`). Asked for every row of every frame
+# (_learn_inline_cards, rows()): a quarter of a long inline Codex replay.
+_ROWS = IdentityMemo(16384)
 
 
-def _row_memo(kind: str, cells: tuple, extra: object, work: Callable[[], _T]) -> _T:
-    key = (kind, id(cells), extra)
-    hit = _ROW_MEMO.get(key)
-    if hit is not None and hit[0] is cells:
-        return hit[1]  # type: ignore[return-value]
-    if len(_ROW_MEMO) >= _ROW_MEMO_MAX:
-        _ROW_MEMO.clear()
-    got = work()
-    _ROW_MEMO[key] = (cells, got)
-    return got
+def _wide_bold_row(ln: str, styles: Sequence, y: int) -> str | None:
+    """`_wide_bold_of` row `y`, whose text is `ln`; a row without a CJK letter as it is."""
+    return _wide_bold_of(ln, styles[y]) if IDEOGRAPH.search(ln) else ln
 
 
 def _wide_bold_of(ln: str, spans: tuple) -> str | None:
@@ -151,15 +142,15 @@ def _card_bg(frame: Frame, y: int) -> str | None:
         return full_bg(frame, y)
     if not cells or cells[0].bg == "default":
         return None  # no background at its first cell (cheap: most rows)
-    return _row_memo("bg", cells, frame.columns, lambda: full_bg(frame, y))
+    return _ROWS.get(cells, ("bg", frame.columns), full_bg, frame, y)
 
 
 def _card_markdown(frame: Frame, y: int) -> str:
-    """`_card_markdown_of`, once per row snapshot (see `_row_memo`)."""
+    """`_card_markdown_of`, once per row snapshot (see `_ROWS`)."""
     cells = frame.cells[y] if y < len(frame.cells) else None
     if cells is None:
         return _card_markdown_of(frame, y)
-    return _row_memo("md", cells, frame.lines[y], lambda: _card_markdown_of(frame, y))
+    return _ROWS.get(cells, ("md", frame.lines[y]), _card_markdown_of, frame, y)
 
 
 def _card_markdown_of(frame: Frame, y: int) -> str:
@@ -428,8 +419,7 @@ class CodexProfile(ChromeProfile):
                 # CJK bold is asked again every frame
                 # (marks go only next to a CJK letter: a row without one
                 # has none to set, and its styles are left unread)
-                marked = _row_memo("wb", cells, ln, lambda: _wide_bold_of(ln, styles[y])
-                                   if IDEOGRAPH.search(ln) else ln)
+                marked = _ROWS.get(cells, ("wb", ln), _wide_bold_row, ln, styles, y)
                 if marked is None:
                     continue
             key = ln.strip()

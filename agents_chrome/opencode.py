@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from typing import Any, Callable, Iterable
+from typing import Iterable
 
 import regex
 from wcwidth import wcswidth
@@ -38,6 +38,7 @@ from agents_chrome.transcript import TLine
 from agents_chrome.turns import Turn
 from screen.cast import CastHeader
 from screen.frames import Frame
+from screen.memo import IdentityMemo
 
 BOX_BOTTOM = regex.compile(r"^\s*╹▀{10,}")
 #: the input box's bottom edge, to its last cell
@@ -159,24 +160,20 @@ def _merge_grid_rows(rows: list[str], seen: dict[tuple[Cells, ...], tuple[Cells,
     return out
 
 
-def _by_row(memo: dict, spans: tuple, cols: int, read: Callable[..., Any], *args: object) -> Any:
-    """`read(spans, cols, *args)`, worked out once per row: the answer depends on
-    the row's spans and the width alone, and an unchanged row is the very same
-    spans tuple in every frame (`SpanCache`), so it is kept by identity (the
-    entry holds the tuple, so its id stays its own)."""
-    key = (id(spans), cols)
-    hit = memo.get(key)
-    if hit is not None and hit[0] is spans:
-        return hit[1]
-    if len(memo) >= _ROW_MEMO_MAX:
-        memo.clear()
-    got = read(spans, cols, *args)
-    memo[key] = (spans, got)
-    return got
-
-
 def sidebar_start(frame: Frame) -> int | None:
-    """Column where a right-hand panel with its own background begins."""
+    """Column where a right-hand panel with its own background begins.
+
+    Asked twice of every frame (learning each width's column, the viewport):
+    worked out once, kept on the frame (`Frame.memo`)."""
+    memo = frame.memo
+    try:
+        return memo[sidebar_start]  # type: ignore[no-any-return]
+    except KeyError:
+        got = memo[sidebar_start] = _sidebar_start(frame)
+        return got
+
+
+def _sidebar_start(frame: Frame) -> int | None:
     cols = frame.columns
     starts: Counter[int] = Counter()
     rows = 0
@@ -184,7 +181,7 @@ def sidebar_start(frame: Frame) -> int | None:
         if not spans:
             continue
         rows += 1
-        start = _by_row(_SIDEBAR_ROWS, spans, cols, _sidebar_row)
+        start = _SIDEBAR_ROWS.get(spans, cols, _sidebar_row, spans, cols)
         if start is not None:
             starts[start] += 1
     if not starts or rows == 0:
@@ -193,8 +190,9 @@ def sidebar_start(frame: Frame) -> int | None:
     return col if n >= 0.4 * rows else None
 
 
-#: (id(spans), columns) -> (spans, `_sidebar_row`), as `OpenCodeProfile.rows` keeps rows
-_SIDEBAR_ROWS: dict[tuple[int, int], tuple[tuple, int | None]] = {}
+#: `_sidebar_row` of a row's spans (an unchanged row is the same spans tuple in
+#: every frame: `SpanCache`) and the width
+_SIDEBAR_ROWS = IdentityMemo(_ROW_MEMO_MAX)
 
 
 def _sidebar_row(spans: tuple, cols: int) -> int | None:
@@ -251,7 +249,8 @@ def inset_panel(frame: Frame) -> tuple[int, int, int, int] | None:
     for y in range(len(frame.lines) + 1):
         key = None
         if y < len(frame.lines):
-            key = _by_row(_PANEL_ROWS, frame.styles[y], cols, _panel_row, margin)
+            spans = frame.styles[y]
+            key = _PANEL_ROWS.get(spans, cols, _panel_row, spans, cols, margin)
         if key != run_key:
             if run_key is not None and run_start is not None and y - run_start >= 3:
                 best = (run_start, y, run_key[0], run_key[1])
@@ -259,8 +258,8 @@ def inset_panel(frame: Frame) -> tuple[int, int, int, int] | None:
     return best
 
 
-#: (id(spans), columns) -> (spans, `_panel_row`), as `sidebar_start` keeps rows
-_PANEL_ROWS: dict[tuple[int, int], tuple[tuple, tuple[int, int, str] | None]] = {}
+#: `_panel_row` of a row's spans and the width (the margin is the width's), as `sidebar_start` keeps rows
+_PANEL_ROWS = IdentityMemo(_ROW_MEMO_MAX)
 
 
 def _panel_row(spans: tuple, cols: int, margin: int) -> tuple[int, int, str] | None:
@@ -837,26 +836,16 @@ class OpenCodeProfile(ChromeProfile):
         # A row's reading depends on nothing but its cells, text and cut: an
         # unchanged row is the very same cell tuple in every frame, so it is
         # read once, not once per frame (and `rows` runs twice per frame).
-        # Keyed by identity; the entry holds the tuple so its id stays its own.
-        memo = self.__dict__.get("_row_memo")
+        memo = self.__dict__.get("_rows_memo")
         if memo is None:
-            memo = self._row_memo = {}
-        grid = frame.cells
-        out = []
-        for y, text in enumerate(frame.lines):
-            cells = grid[y] if grid and y < len(grid) else None
-            if cells is not None:
-                key = (id(cells), text, cut)
-                hit = memo.get(key)
-                if hit is not None and hit[0] is cells:
-                    out.append(hit[1])
-                    continue
-            row = self._row(frame, y, text, cut)
-            if cells is not None:
-                if len(memo) >= _ROW_MEMO_MAX:
-                    memo.clear()
-                memo[key] = (cells, row)
-            out.append(row)
+            memo = self._rows_memo = IdentityMemo(_ROW_MEMO_MAX)
+        get, read = memo.get, self._row
+        grid = frame.cells or []
+        lines = frame.lines
+        if len(grid) < len(lines):  # no cells kept (or fewer): rows without are read each time
+            grid = list(grid) + [None] * (len(lines) - len(grid))
+        out = [read(frame, y, text, cut) if cells is None else get(cells, (text, cut), read, frame, y, text, cut)
+               for y, (text, cells) in enumerate(zip(lines, grid))]
         vp = self.viewport(frame)
         end = vp[1] if vp is not None else len(out)
         # A table row drawn over several screen rows becomes one; the rows it
@@ -884,21 +873,11 @@ class OpenCodeProfile(ChromeProfile):
         """`_bold_marked`, worked out once per row snapshot: an unchanged row is
         the very same cell tuple in every frame (the screen re-reads only dirty
         rows), and the answer depends on nothing else than its cells, text and
-        cut (the rules are the class's). Keyed by identity; the entry holds the
-        tuple so its id stays its own."""
-        cells = frame.cells[y]
+        cut (the rules are the class's): `IdentityMemo`."""
         memo = self.__dict__.get("_bold_memo")
         if memo is None:
-            memo = self._bold_memo = {}
-        key = (id(cells), text, cut)
-        hit = memo.get(key)
-        if hit is not None and hit[0] is cells:
-            return hit[1]
-        if len(memo) >= _BOLD_MEMO_MAX:
-            memo.clear()
-        got = self._bold_marked(frame, y, text, cut)
-        memo[key] = (cells, got)
-        return got
+            memo = self._bold_memo = IdentityMemo(_BOLD_MEMO_MAX)
+        return memo.get(frame.cells[y], (text, cut), self._bold_marked, frame, y, text, cut)
 
     def _bold_marked(self, frame: Frame, y: int, text: str, cut: int | None) -> str:
         """An answer row with its bold words between `**`, as the answer's

@@ -42,6 +42,7 @@ from agents_chrome.turns import Turn
 from agents_chrome.cjk_bold import marked_ideograph_bold as _marked_ideograph_bold
 from agents_chrome.relayout import LayoutStitcher
 from screen.frames import Frame
+from screen.memo import IdentityMemo
 
 # Textual lays out a one-column character with an emoji presentation
 # selector (`🗂️`, `⛰️`) two columns wide and puts the next cell after both;
@@ -101,23 +102,16 @@ SETTLED = {"Running": "Ran", "Reading": "Read", "Writing": "Created", "Creating"
 WIDE_RANGE = regex.compile("[\u2e80-\U0010ffff]")
 
 
-#: id(cells) -> (cells, text, marked): a row's cells are the same tuple in
-#: every frame until the row changes, so each drawn row is marked once
-_BOLD_SEEN: dict[int, tuple[object, str, str]] = {}
+#: a row's marks, by its cells (the same tuple in every frame until the row
+#: changes) and text: each drawn row is marked once
+_BOLD_SEEN = IdentityMemo(8192)
 
 
 def _mark_ideograph_bold(text: str, cells: "tuple | None") -> str:
     """`_marked_ideograph_bold`, once per drawn row."""
     if cells is None:
         return text
-    hit = _BOLD_SEEN.get(id(cells))
-    if hit is not None and hit[0] is cells and hit[1] == text:
-        return hit[2]
-    if len(_BOLD_SEEN) >= 8192:
-        _BOLD_SEEN.clear()
-    marked = _marked_ideograph_bold(text, cells)
-    _BOLD_SEEN[id(cells)] = (cells, text, marked)  # the entry holds the tuple: its id stays its own
-    return marked
+    return _BOLD_SEEN.get(cells, text, _marked_ideograph_bold, text, cells)
 
 
 def strip_scrollbar(text: str, columns: int) -> str:

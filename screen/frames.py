@@ -27,6 +27,7 @@ from typing import Callable, Iterator
 from screen.cast import CastHeader, CastReader, parse_size
 from pyte.screens import Char
 
+from screen.memo import IdentityMemo
 from screen.vscreen import Line, Span, VirtualScreen, cells_spans
 
 DEFAULT_GAP = 0.08  # seconds of recording time without output that make a quiet point
@@ -85,19 +86,10 @@ class SpanCache:
     """
 
     def __init__(self, limit: int = 4096) -> None:
-        self.limit = limit
-        self._by_id: dict[int, tuple[tuple[Char, ...], tuple[Span, ...]]] = {}
+        self._memo = IdentityMemo(limit)
 
     def spans(self, cells: tuple[Char, ...]) -> tuple[Span, ...]:
-        # Keyed by identity; the entry holds the tuple so its id stays its own.
-        hit = self._by_id.get(id(cells))
-        if hit is not None and hit[0] is cells:
-            return hit[1]
-        if len(self._by_id) >= self.limit:
-            self._by_id.clear()
-        spans = cells_spans(cells)
-        self._by_id[id(cells)] = (cells, spans)
-        return spans
+        return self._memo.get(cells, None, cells_spans, cells)
 
 
 class RowStyles(Sequence):
