@@ -316,9 +316,11 @@ class ClaudeCodeProfile(ChromeProfile):
                 return
             rows = [lines[y + 1][2:].rstrip()] + [ln[2:].rstrip() if ln.startswith("  ") else ln.rstrip()
                                                    for ln in lines[y + 2:end]]
-            key = _markless("".join(rows))
-            if key and any(c in MD_MARKS for r in rows for c in r):
-                self._boxed[key] = rows
+            text = "".join(rows)
+            if not MD_MARKS.isdisjoint(text):  # a box without marks teaches nothing
+                key = _markless(text)
+                if key:
+                    self._boxed[key] = rows
             return
 
     def transcript(self, frames: Iterable[Frame]) -> list[TLine]:
@@ -841,7 +843,10 @@ def _typed_markdown(echo: str, rows: list[str]) -> str | None:
 def _markless(text: str) -> str:
     """A prompt's text without markdown marks or spacing: the key under which
     its echo, its input box and its turn find each other."""
-    return "".join(c for c in text if not c.isspace() and c not in MD_MARKS)
+    return "".join(text.translate(_NO_MARKS).split())  # split(): at what isspace() is
+
+
+_NO_MARKS = str.maketrans("", "", MD_MARKS_TEXT)
 
 
 def _without_history(frame: Frame) -> Frame:
