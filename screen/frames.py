@@ -53,6 +53,10 @@ _ACCEPT = r"\[\?2004l"
 # bytes' order alone, whatever the pauses.
 _RESUME = r"\[\?2004h"
 _SGR = re.compile(r"\x1b\[[0-9;:]*m")
+# What plain output may carry that draws nothing and moves no cursor: colours
+# (`ls --color`) and OSC strings (a window title bash's PROMPT_COMMAND sets
+# between a command's output and the prompt, an OSC 8 link around a file name).
+_QUIET = re.compile(r"\x1b\[[0-9;:]*m|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
 # The control sequence at an ESC (CSI, OSC/DCS strings, two-byte escapes).
 _ESC_AT = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[PX^_][^\x1b]*\x1b\\|[ -/]*[0-~])")
 # A cursor move or line erase: what follows it is drawn by the same program.
@@ -361,18 +365,18 @@ class FrameBuilder:
         m = None
         while i >= 0:
             m = _ESC_AT.match(data, i)
-            if m is None or not _SGR.fullmatch(m.group()):
+            if m is None or not _QUIET.fullmatch(m.group()):
                 break
             i = data.rfind("\x1b", 0, i)  # colours are part of plain output (`ls --color`)
         if i < 0:
-            self._plain_text = self._plain_text or bool(_SGR.sub("", data).strip())
+            self._plain_text = self._plain_text or bool(_QUIET.sub("", data).strip())
             self._feed_bounded(data)
             return
         end = m.end() if m else len(data)
         self._feed_bounded(data[:end])
         s = self.screen
         self._plain_from = (s.cursor.x, s.history_total + s.cursor.y)
-        self._plain_text = bool(_SGR.sub("", data[end:]).strip())
+        self._plain_text = bool(_QUIET.sub("", data[end:]).strip())
         if end < len(data):
             self._feed_bounded(data[end:])
 
@@ -391,7 +395,7 @@ class FrameBuilder:
         j = data.find("\x1b")
         while j >= 0:
             m = _ESC_AT.match(data, j)
-            if m is None or not _SGR.fullmatch(m.group()):
+            if m is None or not _QUIET.fullmatch(m.group()):
                 break
             j = data.find("\x1b", m.end())
         if j < 0:
@@ -399,7 +403,7 @@ class FrameBuilder:
         s = self.screen
         x0, a0 = self._plain_from  # type: ignore[misc]
         head = data[:j]
-        if x0 != 0 or s.alternate or s.synchronized or not (self._plain_text or _SGR.sub("", head).strip()):
+        if x0 != 0 or s.alternate or s.synchronized or not (self._plain_text or _QUIET.sub("", head).strip()):
             return 0
         self._feed_bounded(head)
         self._plain_text = True

@@ -20,10 +20,17 @@ stripped.
   prompt's echo, read as a prompt (turns_ok 0). The input row's `❯` is
   followed by a no-break space, an echoed prompt's by a plain space: such a
   row is chrome.
+- bash's `[1]+  Done  sleep 12` notice, printed after Codex's exit text and
+  before PROMPT_COMMAND's window title (OSC 0), joined Codex's last answer
+  (asst_prec 0.975): the title cut the run of plain output, so the shell's
+  return (bracketed paste on after plain text) was not seen. An OSC string
+  draws nothing and moves no cursor: plain output now runs through it, as
+  through colours, and the notice is the shell's output after the agent.
 """
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -38,6 +45,8 @@ def _meta(case: Path) -> dict:
 
 LOOKALIKE = [c for c in recording_cases() if "chrome-like-shell-output" in _meta(c).get("features", [])]
 BACKGROUND = [c for c in recording_cases() if "background-job-output-over-agent" in _meta(c).get("features", [])]
+JOB_DONE = [c for c in recording_cases()
+            if {"job-done-notice-after-exit", "job-done-notice"} & set(_meta(c).get("features", []))]
 HELP = [c for c in recording_cases() if "agent-help-output" in _meta(c).get("features", [])]
 
 
@@ -46,7 +55,7 @@ def _ids(cases: list[Path]) -> list[str]:
 
 
 def test_cases_exist():
-    assert LOOKALIKE and HELP and BACKGROUND
+    assert LOOKALIKE and HELP and BACKGROUND and JOB_DONE
 
 
 @pytest.mark.parametrize("screen_only", [False, True], ids=["as-recorded", "screen-only"])
@@ -132,3 +141,19 @@ def test_input_row_left_above_the_box_is_chrome(case: Path):
     want = next(t["text"] for t in truth_turns(case) if t["role"] == "user")
     echo = next(r for r in profile.rules if r.match("❯ " + want))
     assert echo.kind == "user"
+
+
+DONE_ROW = re.compile(r"^\[\d+\][+-]?\s+Done\b")
+
+
+@pytest.mark.parametrize("screen_only", [False, True], ids=["as-recorded", "screen-only"])
+@pytest.mark.parametrize("case", JOB_DONE, ids=_ids(JOB_DONE))
+def test_job_done_notice_after_exit_is_shell_output(case: Path, screen_only: bool):
+    """The shell's job notice printed as the agent ended is the shell's output
+    after it, never a row of an answer."""
+    conv = replay_json(case / "session.cast", case.parent.name, screen_only=screen_only)
+    for t in conv["turns"]:
+        if t["role"] != "system":
+            assert not any(DONE_ROW.match(row) for row in t["text"].split("\n")), t["text"]
+    assert any(t["role"] == "system" and t.get("name") == shell.AFTER_EXIT and DONE_ROW.match(t["text"])
+               for t in conv["turns"])
