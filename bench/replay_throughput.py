@@ -283,6 +283,8 @@ def main() -> int:
         if vals:
             worst = min(rows, key=lambda r: r[key] if r[key] is not None else float("inf"))
             print(f"  {label:22} worst {min(vals):7.2f} ({worst['name']})  median {statistics.median(vals):7.2f}")
+    reach = sum(1 for r in rows if r["ratio"] >= 20)
+    print(f"  {'reach 20x':22} {reach} of {len(rows)} recordings (the target: every one)")
     agents = sorted({r["name"].split("/")[1] for r in rows})
     keys = [("ratio", "ours")] + ([("against", a.against)] if other is not None else [])
     print("\nscreen vs HistoryScreen per agent (worst / median):")
