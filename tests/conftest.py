@@ -116,6 +116,18 @@ def truth_turns(case: Path) -> list[dict]:
     return json.loads((case / "truth.json").read_text())["turns"]
 
 
+def meta_of(case: Path) -> dict:
+    """A recording's meta.json (size, command, timeline of what the harness did)."""
+    return json.loads((case / "meta.json").read_text(encoding="utf-8"))
+
+
+def cast_events(case: Path) -> list[list]:
+    """A recording's events ([time, code, data]), its header left out."""
+    with (case / "session.cast").open(encoding="utf-8") as fh:
+        next(fh)
+        return [json.loads(line) for line in fh]
+
+
 def cli_replay(case: Path, agent: str, screen_only: bool, tmp_path_factory=None) -> dict:
     """The CLI replay of a recording's folder (see replay_json)."""
     return replay_json(case / "session.cast", agent, screen_only)

@@ -32,7 +32,7 @@ from agents_chrome.claude_code import HEADER
 from agents_chrome.shell import JOB_RESUME
 from agents_chrome.stitch import Stitcher
 from agents_chrome.transcript import TLine, fold_reprints
-from tests.conftest import cli_replay, recording_cases
+from tests.conftest import cli_replay, meta_of, recording_cases
 
 CASES = recording_cases("claude-code")
 #: a markdown table's delimiter row, as the model wrote it
@@ -43,12 +43,8 @@ def _truth(case: Path) -> dict:
     return json.loads((case / "truth.json").read_text(encoding="utf-8"))
 
 
-def _meta(case: Path) -> dict:
-    return json.loads((case / "meta.json").read_text(encoding="utf-8"))
-
-
 def _fullscreen(case: Path) -> bool:
-    return _meta(case).get("env", {}).get("CLAUDE_CODE_NO_FLICKER") == "1"
+    return meta_of(case).get("env", {}).get("CLAUDE_CODE_NO_FLICKER") == "1"
 
 
 def _tables_per_prompt(case: Path) -> list[tuple[int, int]]:
@@ -78,7 +74,7 @@ def _answers(turns: list[dict]) -> list[str]:
 
 TABLE_CASES = [c for c in CASES if _fullscreen(c) and _tables_per_prompt(c)]
 RESUMED_CASES = [c for c in CASES if any(JOB_RESUME.match(x.strip()) for x in
-                                         _meta(c).get("shell", {}).get("typed_at_shell", []))]
+                                         meta_of(c).get("shell", {}).get("typed_at_shell", []))]
 
 
 def test_some_recordings_show_the_situations() -> None:

@@ -18,7 +18,6 @@ the input events stripped:
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -27,13 +26,9 @@ from wcwidth import wcswidth
 from agents_chrome.claude_code import PROFILE
 from agents_chrome.shell import _resumes_session, typed_agent
 from agents_chrome.transcript import TLine, _words, fold_redraws
-from tests.conftest import cli_replay, recording_cases, truth_turns
+from tests.conftest import cli_replay, meta_of, recording_cases, truth_turns
 
 CASES = recording_cases("claude-code")
-
-
-def _meta(case: Path) -> dict:
-    return json.loads((case / "meta.json").read_text(encoding="utf-8"))
 
 
 def _typed(case: Path) -> list[str]:
@@ -43,7 +38,7 @@ def _typed(case: Path) -> list[str]:
 def _wide_answer_then_resize(case: Path) -> bool:
     """Inline, a served answer holds wide characters, and the terminal was
     resized while a later answer streamed."""
-    m = _meta(case)
+    m = meta_of(case)
     if m.get("env", {}).get("CLAUDE_CODE_NO_FLICKER") != "0" or m.get("shell"):
         return False
     wide = any(t["role"] == "assistant" and wcswidth(t["text"].replace("\n", "")) > len(t["text"].replace("\n", ""))
@@ -54,7 +49,7 @@ def _wide_answer_then_resize(case: Path) -> bool:
 def _resumed_launches(case: Path) -> bool:
     """A shell recording where Claude Code is started on its saved session
     after a run of its own."""
-    launches = [x for x in _meta(case).get("shell", {}).get("typed_at_shell", [])
+    launches = [x for x in meta_of(case).get("shell", {}).get("typed_at_shell", [])
                 if typed_agent(x) == "claude-code"]
     return len(launches) >= 2 and any(_resumes_session(PROFILE, x) for x in launches[1:])
 

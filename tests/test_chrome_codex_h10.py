@@ -23,29 +23,18 @@
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from agents_chrome.codex import CodexProfile
-from tests.conftest import RECORDINGS, cli_replay, frames_of
+from tests.conftest import RECORDINGS, cast_events, cli_replay, frames_of, meta_of
 from tests.test_chrome_codex_r3 import WORD, by_prompt, norm, truth
 
 THINK = RECORDINGS / "codex" / "h10-think-alt-c-120x36"
 TINY = RECORDINGS / "codex" / "h10-tiny-na-b-60x20"
 H10 = [THINK, TINY]
 WAYS = [False, True]  # as recorded, and with every input event removed
-
-
-def _meta(case: Path) -> dict:
-    return json.loads((case / "meta.json").read_text())
-
-
-def _events(case: Path) -> list[list]:
-    with (case / "session.cast").open() as fh:
-        next(fh)
-        return [json.loads(line) for line in fh]
 
 
 def _conv(case: Path, screen_only: bool) -> dict:
@@ -55,19 +44,19 @@ def _conv(case: Path, screen_only: bool) -> dict:
 def test_recordings_hold_the_situations() -> None:
     """The drawings the tests below rely on are in the bytes."""
     # THINK: the alternate screen, Ctrl-T pressed five times, both views drawn
-    assert "--no-alt-screen" not in _meta(THINK)["command"]
-    assert sum(1 for a in _meta(THINK)["timeline"] if a.get("label", "").startswith("Ctrl-T")) >= 5
-    out = "".join(e[2] for e in _events(THINK) if e[1] == "o")
+    assert "--no-alt-screen" not in meta_of(THINK)["command"]
+    assert sum(1 for a in meta_of(THINK)["timeline"] if a.get("label", "").startswith("Ctrl-T")) >= 5
+    out = "".join(e[2] for e in cast_events(THINK) if e[1] == "o")
     assert "Explored" in out and "Ran" in out  # the compact view
     assert "$ \x1b" in out or "$ sed" in out or "$ wc" in out  # the expanded view's command row
     assert "✓" in out
     # TINY: inline, a drag (seven resizes within a second during one turn), and
     # reprints (each opened by clearing screen and scrollback) that the next
     # one clears a fraction of a second later: four within a second
-    assert "--no-alt-screen" in _meta(TINY)["command"]
-    during = [a["t"] for a in _meta(TINY)["timeline"] if a["action"] == "resize_during_turn"]
+    assert "--no-alt-screen" in meta_of(TINY)["command"]
+    during = [a["t"] for a in meta_of(TINY)["timeline"] if a["action"] == "resize_during_turn"]
     assert any(sum(1 for u in during if t <= u < t + 1.0) >= 7 for t in during)
-    clears = [e[0] for e in _events(TINY) if e[1] == "o" and "\x1b[3J" in e[2]]
+    clears = [e[0] for e in cast_events(TINY) if e[1] == "o" and "\x1b[3J" in e[2]]
     assert any(sum(1 for u in clears if t <= u < t + 1.0) >= 4 for t in clears)
 
 

@@ -20,7 +20,6 @@
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -28,23 +27,13 @@ import pytest
 from agents_chrome.codex import PROFILE
 from agents_chrome import shell
 from agents_chrome.shell import _resumes_session
-from tests.conftest import RECORDINGS, cli_replay, frames_of, truth_turns
+from tests.conftest import RECORDINGS, cast_events, cli_replay, frames_of, meta_of, truth_turns
 from tests.test_chrome_codex_r3 import WORD, norm
 
 CHROME = RECORDINGS / "codex" / "h12-chrome-alt-c-150x45"
 TWICE = RECORDINGS / "codex" / "h12-sh-codex-twice-132x40"
 H12 = [CHROME, TWICE]
 WAYS = [False, True]  # as recorded, and with every input event removed
-
-
-def _meta(case: Path) -> dict:
-    return json.loads((case / "meta.json").read_text())
-
-
-def _events(case: Path) -> list[list]:
-    with (case / "session.cast").open() as fh:
-        next(fh)
-        return [json.loads(line) for line in fh]
 
 
 def _conv(case: Path, screen_only: bool) -> dict:
@@ -55,14 +44,14 @@ def test_recordings_hold_the_situations() -> None:
     """The drawings the tests below rely on are in the bytes."""
     # CHROME: the prompt pasted (bracketed paste) with a fenced block; the
     # composer draws the fence row, the card after Enter draws none
-    typed = "".join(e[2] for e in _events(CHROME) if e[1] == "i")
+    typed = "".join(e[2] for e in cast_events(CHROME) if e[1] == "i")
     assert "\x1b[200~" in typed and "```python" in typed
-    assert "--no-alt-screen" not in _meta(CHROME).get("argv", [])
+    assert "--no-alt-screen" not in meta_of(CHROME).get("argv", [])
     # TWICE: bash; Codex inline three times, the last one `codex resume --last`
-    launches = _meta(TWICE)["shell"]["launches"]
+    launches = meta_of(TWICE)["shell"]["launches"]
     assert len(launches) == 3 and all("--no-alt-screen" in c for c in launches)
     assert launches[2].startswith("codex resume --last")
-    assert _meta(TWICE)["shell"]["exits"] == ["own"] * 3
+    assert meta_of(TWICE)["shell"]["exits"] == ["own"] * 3
 
 
 @pytest.mark.parametrize("screen_only", WAYS, ids=["recorded", "screen-only"])
@@ -85,7 +74,7 @@ def test_fenced_prompt_comes_back_as_typed(screen_only: bool) -> None:
 @pytest.mark.parametrize("screen_only", WAYS, ids=["recorded", "screen-only"])
 def test_last_answer_of_each_session_is_kept(screen_only: bool) -> None:
     """Each session's last prompt before `/quit` comes back once, its answer after it."""
-    timeline = _meta(TWICE)["timeline"]
+    timeline = meta_of(TWICE)["timeline"]
     last = [max(a["turn"] for a in timeline[:k] if a["action"] == "enter")
             for k, a in enumerate(timeline) if a["action"] == "exit"]
     assert len(last) == 3

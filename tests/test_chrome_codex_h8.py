@@ -19,13 +19,12 @@
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from agents_chrome.relayout import _end_in, _words
-from tests.conftest import RECORDINGS
+from tests.conftest import RECORDINGS, meta_of
 from tests.test_chrome_codex_r3 import WORD, by_prompt, conv, norm, truth
 
 LONG_NA = RECORDINGS / "codex" / "h8-long-na-a-87x27"
@@ -34,20 +33,16 @@ FAST_ALT = RECORDINGS / "codex" / "h8-fast-alt-c-67x21"
 H8 = [LONG_NA, THINK_ALT, FAST_ALT]
 
 
-def _meta(case: Path) -> dict:
-    return json.loads((case / "meta.json").read_text())
-
-
 def test_recordings_hold_the_situations() -> None:
     """The drawing each test below relies on is in the bytes (not a test that cannot fail)."""
     long_cast = (LONG_NA / "session.cast").read_text()
-    assert "--no-alt-screen" in _meta(LONG_NA)["command"]
-    assert any(a.get("text") == "/status" for a in _meta(LONG_NA)["timeline"] if a["action"] == "type_slash")
-    assert len(_meta(LONG_NA)["resizes"]) >= 3
+    assert "--no-alt-screen" in meta_of(LONG_NA)["command"]
+    assert any(a.get("text") == "/status" for a in meta_of(LONG_NA)["timeline"] if a["action"] == "type_slash")
+    assert len(meta_of(LONG_NA)["resizes"]) >= 3
     assert "\\u001b[3J" in long_cast or "\\u001b[2J" in long_cast  # the reprints' clears
     think_cast = (THINK_ALT / "session.cast").read_text()
     assert "\\u001b[3m" in think_cast or ";3m" in think_cast  # italics (the reasoning rows)
-    assert any(a.get("label") == "Ctrl-T" for a in _meta(THINK_ALT)["timeline"])
+    assert any(a.get("label") == "Ctrl-T" for a in meta_of(THINK_ALT)["timeline"])
 
 
 @pytest.mark.parametrize("case", H8, ids=lambda c: c.name)

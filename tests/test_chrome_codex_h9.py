@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from agents_chrome.codex import _records_as_markdown
-from tests.conftest import RECORDINGS
+from tests.conftest import RECORDINGS, meta_of
 from tests.test_chrome_codex_r3 import by_prompt, conv, norm, truth
 
 SHRINK = RECORDINGS / "codex" / "h9-shrink-alt-e-88x20"
@@ -31,10 +31,6 @@ H9 = [SHRINK, FAST_ALT]
 # a bold run in the accent colour, then plain text at a column further on:
 # the name row of a record (what the table test relies on)
 RECORD_NAME = re.compile(r"\x1b\[1m\x1b\[38;2;\d+;\d+;\d+;49m\w[\w ]*\x1b\[22m\x1b\[39;49m {2,}\w")
-
-
-def _meta(case: Path) -> dict:
-    return json.loads((case / "meta.json").read_text())
 
 
 def _out(case: Path) -> str:
@@ -51,7 +47,7 @@ def _table_rows(text: str) -> list[list[str]]:
 
 
 def _during(case: Path) -> list[str]:
-    return [a["size"] for a in _meta(case)["timeline"] if a["action"] == "resize_during_turn"]
+    return [a["size"] for a in meta_of(case)["timeline"] if a["action"] == "resize_during_turn"]
 
 
 def _squeezed(rows: list[list[str]]) -> list[list[str]]:
@@ -61,7 +57,7 @@ def _squeezed(rows: list[list[str]]) -> list[list[str]]:
 def test_recordings_hold_the_situations() -> None:
     """The drawings the tests below rely on are in the bytes."""
     for case in H9:
-        assert "--no-alt-screen" not in _meta(case)["command"]
+        assert "--no-alt-screen" not in meta_of(case)["command"]
         out = _out(case)
         assert len(RECORD_NAME.findall(out)) >= 8  # records, not a grid
         assert "━" in out  # and grids

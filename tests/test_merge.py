@@ -2,6 +2,7 @@
 own session file, through the real CLI (replay included)."""
 from __future__ import annotations
 
+import importlib.util
 import json
 import shutil
 from pathlib import Path
@@ -12,11 +13,8 @@ from tests.conftest import RECORDINGS, cli
 
 CASE = RECORDINGS / "claude-code" / "cc-bash-tools-100x30"
 
-try:  # the end-to-end merge tests need the real replay (screen -> turns)
-    import agents_chrome.replay  # noqa: F401
-    HAVE_REPLAY = True
-except ImportError:
-    HAVE_REPLAY = False
+# the end-to-end merge tests need the real replay (screen -> turns)
+HAVE_REPLAY = importlib.util.find_spec("agents_chrome.replay") is not None
 pytestmark = pytest.mark.skipif(not HAVE_REPLAY, reason="agents_chrome.replay (the screen replay) is not importable")
 
 

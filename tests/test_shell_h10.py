@@ -35,7 +35,7 @@ import pytest
 from agents_chrome import shell
 from screen.frames import iter_frames
 from screen.rawlog import open_recording
-from tests.conftest import RECORDINGS, replay_json
+from tests.conftest import RECORDINGS, meta_of, replay_json
 from tests.test_timing import retime, turns_of
 
 SUSPEND = RECORDINGS / "codex" / "h10-sh-codex-suspend-61x20"
@@ -47,10 +47,6 @@ NO_PAUSES = [(0.001, 0.8, 0.0), (0.0, 0.0, 0.95)]
 
 def _turns(case: Path, screen_only: bool = False) -> list[dict]:
     return replay_json(case / "session.cast", case.parent.name, screen_only)["turns"]
-
-
-def _meta(case: Path) -> dict:
-    return json.loads((case / "meta.json").read_text(encoding="utf-8"))
 
 
 def _truth(case: Path) -> dict:
@@ -84,7 +80,7 @@ def test_fg_opens_the_agents_stretch_and_jobs_stays_the_shells():
     runs = shell.find_runs(frames, hist, shell.learn_prompt(frames))
     shell.classify(frames, runs, hist)
     got = [(r.command, r.agent) for r in runs if r.prompt_abs is not None]
-    typed = _meta(SUSPEND)["shell"]["typed_at_shell"]
+    typed = meta_of(SUSPEND)["shell"]["typed_at_shell"]
     assert [c for c, _ in got] == typed
     agents = {c: a for c, a in got}
     assert agents["codex --no-alt-screen"] == agents["fg"] == "codex"
@@ -98,7 +94,7 @@ def test_a_learned_prompt_is_found_with_no_pauses(params, tmp_path):
     fast = tmp_path / "session.cast"
     retime(SUSPEND / "session.cast", fast, 0, *params)
     learned = shell.learn_prompt(_frames(fast))
-    assert learned is not None and learned.prompt == _meta(SUSPEND)["shell"]["prompt_rendered"]
+    assert learned is not None and learned.prompt == meta_of(SUSPEND)["shell"]["prompt_rendered"]
     assert turns_of(fast, "codex") == turns_of(SUSPEND / "session.cast", "codex")
 
 
@@ -110,9 +106,9 @@ def test_fish_lines_accepted_with_no_frame_at_their_prompt(params, tmp_path):
     retime(FISH / "session.cast", fast, 0, *params)
     got = turns_of(fast, "codex")
     assert got == turns_of(FISH / "session.cast", "codex")
-    prompt = _meta(FISH)["shell"]["prompt_rendered"][0]
+    prompt = meta_of(FISH)["shell"]["prompt_rendered"][0]
     rows = [text.split("\n") for role, text, name in got if role == "system" and name == "shell"]
-    assert [r[0][len(prompt):] for r in rows] == _meta(FISH)["shell"]["typed_at_shell"]
+    assert [r[0][len(prompt):] for r in rows] == meta_of(FISH)["shell"]["typed_at_shell"]
     assert rows[0][1:] == ["app.py  util.py"]
 
 
@@ -134,7 +130,7 @@ def test_the_shells_resume_notice_is_the_fg_lines_output():
     """fish's notice is printed below `fg` before Codex takes the alternate
     screen: it is in the `fg` shell turn and in no turn of the agent."""
     turns = _turns(FISH_STOP)
-    prompt = _meta(FISH_STOP)["shell"]["prompt_rendered"][0]
+    prompt = meta_of(FISH_STOP)["shell"]["prompt_rendered"][0]
     fg = [t["text"].split("\n") for t in turns if t["role"] == "system" and t["text"].startswith(prompt + "fg")]
     assert len(fg) == 1 and len(fg[0]) == 2 and "codex" in fg[0][1]
     for t in turns:
@@ -148,7 +144,7 @@ def _spliced_less_before_fg(dst: Path) -> Path:
     program runs between the stopped agent and `fg`."""
     lines = (SUSPEND / "session.cast").read_text(encoding="utf-8").splitlines()
     ev = [json.loads(ln) for ln in lines[1:]]
-    cmds = _meta(SUSPEND)["shell"]["typed_at_shell"]
+    cmds = meta_of(SUSPEND)["shell"]["typed_at_shell"]
     typed = [i for i, e in enumerate(ev) if e[1] == "i"]
     after = (lambda k: next(i for i in typed if i > k))
     # the Enter that ran each line typed at the shell, in order

@@ -31,11 +31,7 @@ import pytest
 from agents_chrome import shell
 from screen.frames import iter_frames
 from screen.rawlog import open_recording
-from tests.conftest import recording_cases, replay_json
-
-
-def _meta(case: Path) -> dict:
-    return json.loads((case / "meta.json").read_text(encoding="utf-8"))
+from tests.conftest import meta_of, recording_cases, replay_json
 
 
 def _truth(case: Path) -> list[dict]:
@@ -44,13 +40,13 @@ def _truth(case: Path) -> list[dict]:
 
 
 def _features(case: Path) -> list[str]:
-    return _meta(case).get("features", [])
+    return meta_of(case).get("features", [])
 
 
 MID = [c for c in recording_cases() if "suspend-mid-answer" in _features(c)]
 #: bash brings back an agent that draws on the main screen (not fish, not the alternate screen)
-INLINE_FG = [c for c in recording_cases() if "fg-resume" in _features(c) and _meta(c).get("command") == "bash"
-             and (_meta(c).get("render_mode") == "inline" or "codex-no-alt-screen" in _features(c))]
+INLINE_FG = [c for c in recording_cases() if "fg-resume" in _features(c) and meta_of(c).get("command") == "bash"
+             and (meta_of(c).get("render_mode") == "inline" or "codex-no-alt-screen" in _features(c))]
 GROWN = [c for c in recording_cases() if "resize-while-stopped" in _features(c)]
 
 
@@ -88,7 +84,7 @@ def test_answer_cut_by_stop_is_one_whole_answer(case: Path, screen_only: bool):
     at = ats[0]
     assert len(_flat(turns[at]["text"])) >= 0.95 * len(longest)
     asked = max(i for i, t in enumerate(turns[:at]) if t["role"] == "user")
-    if _meta(case)["shell"].get("resumes_stream", True):
+    if meta_of(case)["shell"].get("resumes_stream", True):
         fg = max(i for i, t in enumerate(turns[:at]) if t["role"] == "system" and t["text"].split("\n")[0].endswith(" fg"))
         assert asked < fg < at
     else:
@@ -102,7 +98,7 @@ def test_answer_cut_by_stop_is_one_whole_answer(case: Path, screen_only: bool):
 def test_job_line_bash_prints_on_fg_joins_the_fg_turn(case: Path):
     turns = _turns(case, False)
     fgs = [t["text"] for t in turns if t["role"] == "system" and t["text"].split("\n")[0].endswith(" fg")]
-    launch = _meta(case)["shell"]["launches"][0]
+    launch = meta_of(case)["shell"]["launches"][0]
     assert fgs and all(t.split("\n")[1:] == [launch] for t in fgs), fgs
 
 
@@ -112,7 +108,7 @@ def test_rows_a_taller_screen_brought_back_count_as_they_leave(case: Path):
         frames = list(iter_frames(r))
     hist = shell._absolute(frames)
     runs = shell.find_runs(frames, hist, shell.learn_prompt(frames))
-    typed = _meta(case)["shell"]["typed_at_shell"]
+    typed = meta_of(case)["shell"]["typed_at_shell"]
     # every line typed at the shell opens one run (the launch, `jobs`, `fg` ...), none twice
     assert [r.command for r in runs if r.prompt_abs is not None] == typed
 

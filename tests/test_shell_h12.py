@@ -29,25 +29,20 @@ stripped.
 """
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
 import pytest
 
 from agents_chrome import registry, shell
-from tests.conftest import frames_of, recording_cases, replay_json, truth_turns
+from tests.conftest import frames_of, meta_of, recording_cases, replay_json, truth_turns
 
 
-def _meta(case: Path) -> dict:
-    return json.loads((case / "meta.json").read_text(encoding="utf-8"))
-
-
-LOOKALIKE = [c for c in recording_cases() if "chrome-like-shell-output" in _meta(c).get("features", [])]
-BACKGROUND = [c for c in recording_cases() if "background-job-output-over-agent" in _meta(c).get("features", [])]
+LOOKALIKE = [c for c in recording_cases() if "chrome-like-shell-output" in meta_of(c).get("features", [])]
+BACKGROUND = [c for c in recording_cases() if "background-job-output-over-agent" in meta_of(c).get("features", [])]
 JOB_DONE = [c for c in recording_cases()
-            if {"job-done-notice-after-exit", "job-done-notice"} & set(_meta(c).get("features", []))]
-HELP = [c for c in recording_cases() if "agent-help-output" in _meta(c).get("features", [])]
+            if {"job-done-notice-after-exit", "job-done-notice"} & set(meta_of(c).get("features", []))]
+HELP = [c for c in recording_cases() if "agent-help-output" in meta_of(c).get("features", [])]
 
 
 def _ids(cases: list[Path]) -> list[str]:
@@ -67,7 +62,7 @@ def test_printed_lookalike_is_no_conversation(case: Path, screen_only: bool):
     got = [t["text"] for t in conv["turns"] if t["role"] == "user"]
     want = [t["text"] for t in truth_turns(case) if t["role"] == "user" and not t.get("kind")]
     assert got == want
-    typed = [c for c in _meta(case)["shell"]["typed_at_shell"] if c not in _meta(case)["shell"]["launches"]]
+    typed = [c for c in meta_of(case)["shell"]["typed_at_shell"] if c not in meta_of(case)["shell"]["launches"]]
     shell_turns = [t["text"] for t in conv["turns"] if t["role"] == "system" and t.get("name") == "shell"]
     for cmd in typed:
         if cmd == "exit":
@@ -85,7 +80,7 @@ def test_only_launches_are_agent_runs(case: Path):
     hist = shell._absolute(frames)
     runs = shell.find_runs(frames, hist, shell.learn_prompt(frames))
     shell.classify(frames, runs, hist)
-    launches = set(_meta(case)["shell"]["launches"])
+    launches = set(meta_of(case)["shell"]["launches"])
     for r in runs:
         if r.prompt_abs is None:
             continue
@@ -99,8 +94,8 @@ def test_agent_named_but_only_printed(case: Path):
     """A line naming the agent that printed its usage and returned is a shell turn
     with that usage, not an agent run."""
     conv = replay_json(case / "session.cast", case.parent.name, screen_only=True)
-    launches = _meta(case)["shell"]["launches"]
-    named = [c for c in _meta(case)["shell"]["typed_at_shell"]
+    launches = meta_of(case)["shell"]["launches"]
+    named = [c for c in meta_of(case)["shell"]["typed_at_shell"]
              if c not in launches and shell.typed_agent(c) == case.parent.name]
     assert named
     for cmd in named:

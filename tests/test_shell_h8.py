@@ -32,7 +32,7 @@ import pytest
 from agents_chrome import shell
 from screen.frames import iter_frames
 from screen.rawlog import open_recording
-from tests.conftest import RECORDINGS, replay_json
+from tests.conftest import RECORDINGS, meta_of, replay_json
 
 CODEX = RECORDINGS / "codex" / "h8-sh-codex-status-140x40"
 OPENCODE = RECORDINGS / "opencode" / "h8-sh-oc-dash-resize-90x26"
@@ -50,10 +50,6 @@ def _turns(case: Path, cast: Path | None = None) -> list[dict]:
     return replay_json(cast or case / "session.cast", case.parent.name)["turns"]
 
 
-def _meta(case: Path) -> dict:
-    return json.loads((case / "meta.json").read_text(encoding="utf-8"))
-
-
 def _frames(case: Path) -> list:
     with open_recording(case / "session.cast") as reader:
         return list(iter_frames(reader))
@@ -63,7 +59,7 @@ def _frames(case: Path) -> list:
 def test_every_line_typed_at_the_shell_is_a_system_turn(case):
     """Each command typed at the prompt opens a system turn of its own, in order,
     its prompt row first after the prompt's head rows."""
-    sh = _meta(case)["shell"]
+    sh = meta_of(case)["shell"]
     mark = sh["prompt_mark"].strip()
     commands = [t["text"] for t in _turns(case) if t["role"] == "system" and t.get("name") == "shell"]
     typed = []
@@ -76,7 +72,7 @@ def test_every_line_typed_at_the_shell_is_a_system_turn(case):
 
 @pytest.mark.parametrize("case", CASES, ids=ids)
 def test_no_shell_text_in_the_agents_turns(case):
-    sh = _meta(case)["shell"]
+    sh = meta_of(case)["shell"]
     mark = sh["prompt_mark"].strip()
     for t in _turns(case):
         if t["role"] == "system":
@@ -101,7 +97,7 @@ def test_status_line_above_a_two_line_prompt_is_the_prompts_head():
     prompt: each shell turn opens with both, and nothing is left over as a
     turn of its own after an agent ends."""
     turns = _turns(CODEX)
-    mark = _meta(CODEX)["shell"]["prompt_mark"].strip()
+    mark = meta_of(CODEX)["shell"]["prompt_mark"].strip()
     shells = [t["text"].split("\n") for t in turns if t["role"] == "system" and t.get("name") == "shell"]
     heads = {next(i for i, r in enumerate(rows) if r.startswith(mark)) for rows in shells}
     assert heads == {2}
@@ -183,7 +179,7 @@ def test_dash_with_no_pauses_shows_its_lines_before_the_agent(tmp_path):
     assert plain, [f.reason for f in frames[:first_alt]]
     f = plain[-1]
     assert f.cursor[0] == 0
-    launch = _meta(OPENCODE)["shell"]["launches"][0]
+    launch = meta_of(OPENCODE)["shell"]["launches"][0]
     assert f.lines[f.cursor[1] - 1].endswith(launch)
     runs = shell.find_runs(frames)
-    assert [r.command for r in runs if r.prompt_abs is not None] == _meta(OPENCODE)["shell"]["typed_at_shell"]
+    assert [r.command for r in runs if r.prompt_abs is not None] == meta_of(OPENCODE)["shell"]["typed_at_shell"]

@@ -26,7 +26,7 @@ import pytest
 from agents_chrome import shell
 from screen.frames import iter_frames
 from screen.rawlog import open_recording
-from tests.conftest import RECORDINGS, replay_json
+from tests.conftest import RECORDINGS, meta_of, replay_json
 
 CC = RECORDINGS / "claude-code" / "h9-sh-cc-vi-newline-86x27"
 ZSH = RECORDINGS / "opencode" / "h9-sh-oc-zsh-rprompt-104x31"
@@ -42,10 +42,6 @@ def ids(p: Path) -> str:
 
 def _turns(case: Path) -> list[dict]:
     return replay_json(case / "session.cast", case.parent.name)["turns"]
-
-
-def _meta(case: Path) -> dict:
-    return json.loads((case / "meta.json").read_text(encoding="utf-8"))
 
 
 def _truth(case: Path) -> dict:
@@ -66,7 +62,7 @@ def test_every_line_typed_at_the_shell_is_one_row_of_a_system_turn(case):
     """Each command typed at the prompt opens a system turn of its own, in
     order, read back whole on ONE row after the prompt's head rows, however
     many rows it wrapped over."""
-    sh = _meta(case)["shell"]
+    sh = meta_of(case)["shell"]
     prompt = sh["ps1"].split("\n")[-1]
     typed = []
     for rows in _shell_turns(case):
@@ -84,7 +80,7 @@ def test_agent_turns_match_truth_and_hold_no_shell_text(case):
     truth = _truth(case)
     want = [t["text"] for t in truth["turns"] if t["role"] == "user" and not t.get("kind")]
     assert [t["text"] for t in _turns(case) if t["role"] == "user"] == want
-    sh = _meta(case)["shell"]
+    sh = meta_of(case)["shell"]
     prompt = sh["ps1"].split("\n")[-1].strip()
     for t in _turns(case):
         if t["role"] == "system":
@@ -100,7 +96,7 @@ def test_wrapped_output_is_the_line_printed():
     86 columns the terminal wrapped it over five rows, mid-word. The system
     turn holds it as one line, every word whole."""
     rows = next(r for r in _shell_turns(CC) if "printf" in r[1])
-    cmd = _meta(CC)["shell"]["typed_at_shell"][0]
+    cmd = meta_of(CC)["shell"]["typed_at_shell"][0]
     words = re.findall(r"drift-\d\d", cmd)
     assert len(words) == 40
     out = rows[2:]
@@ -121,11 +117,11 @@ def test_a_zsh_line_one_cell_short_of_the_edge_goes_on_below():
     frames = _frames(ZSH)
     typing = [f for f in frames if not f.alternate and f.cursor[1] > 0 and f.reason != "accept"
               and len(f.lines[f.cursor[1] - 1]) == f.columns - 1
-              and f.lines[f.cursor[1] - 1].startswith(_meta(ZSH)["shell"]["ps1"])]
+              and f.lines[f.cursor[1] - 1].startswith(meta_of(ZSH)["shell"]["ps1"])]
     assert typing
     assert not any(shell._continues(f, f.cursor[1] - 1) for f in typing)
-    cmd = _meta(ZSH)["shell"]["typed_at_shell"][4]
-    assert len(cmd) + len(_meta(ZSH)["shell"]["ps1"]) > _truth(ZSH)["cols"]
+    cmd = meta_of(ZSH)["shell"]["typed_at_shell"][4]
+    assert len(cmd) + len(meta_of(ZSH)["shell"]["ps1"]) > _truth(ZSH)["cols"]
     runs = shell.find_runs(frames, None, shell.learn_prompt(frames))
     assert cmd in [r.command for r in runs]
 
