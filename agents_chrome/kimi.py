@@ -839,11 +839,14 @@ class KimiProfile(ChromeProfile):
                 prev = lb.kind
                 continue
             if in_prompt:
-                # a prompt runs to its first blank row (its rows start at column 0), or to
-                # a `• ` answer or tool row: a session resumed (`kimi --continue`) is drawn
-                # again with each answer right under its prompt, no blank row between
+                # a prompt runs to a `• ` answer or tool row (a session resumed with
+                # `kimi --continue` is drawn again with each answer right under its
+                # prompt), or to a blank row with no more of the prompt under it: a
+                # prompt's own rows start at column 0 and hold no bullet, so a blank
+                # row under which such a row comes is a blank line typed (pasted) in
+                # the prompt; what a slash command printed is no prompt row
                 if lb.kind == "blank":
-                    in_prompt = False
+                    in_prompt = self._prompt_goes_on(labeled, k)
                     continue
                 if lb.kind in ("assistant", "tool_call"):
                     in_prompt = False
@@ -870,6 +873,19 @@ class KimiProfile(ChromeProfile):
                 lb.kind, lb.rule = "system", "command-output"
                 prev = "system"
         return labeled
+
+    @staticmethod
+    def _prompt_goes_on(labeled: list[Labeled], k: int) -> bool:
+        """Whether the blank row labeled[k], under a prompt's rows, is a blank line
+        of that prompt: the next row that is not blank is an unlabeled row at
+        column 0, drawn with the prompt (not a slash command's output)."""
+        for lb in labeled[k + 1:]:
+            if lb.kind == "blank":
+                continue
+            ln = lb.line
+            return (lb.kind == "cont" and not getattr(ln, "slash", False)
+                    and not ln.text[:1].isspace() and not getattr(ln, "thinking", False))
+        return False
 
     def reconstruct(self, frames: Iterable[Frame], header: CastHeader | None = None
                     ) -> tuple[list[Turn], list[Labeled]]:
