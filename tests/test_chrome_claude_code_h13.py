@@ -12,13 +12,11 @@ by name), against its truth.json:
 """
 from __future__ import annotations
 
-import json
-
 import pytest
 import regex
 
 from agents_chrome.claude_code import _InputLine
-from tests.conftest import cli_replay
+from tests.conftest import cast_events, cli_replay
 from tests.test_chrome_claude_code_h5 import CASES, truth_of
 
 FENCE_ROW = regex.compile(r"(?m)^[ \t]*(?:```|~~~).*$")
@@ -29,14 +27,7 @@ def _norm(s: str) -> str:
 
 
 def _inputs(case) -> list[str]:
-    out = []
-    with (case / "session.cast").open(encoding="utf-8") as fh:
-        next(fh)
-        for line in fh:
-            ev = json.loads(line)
-            if ev[1] == "i":
-                out.append(ev[2])
-    return out
+    return [data for _t, code, data in cast_events(case) if code == "i"]
 
 
 def _pasted_prompts(case) -> list[str]:
