@@ -65,6 +65,7 @@ class GeminiProfile(ChromeProfile):
     name = "gemini"
     checked_versions = ("0.61.0",)
     commands = ("gemini",)
+    resume_words = frozenset({"--resume", "-r"})  # `gemini --resume latest`, `gemini -r 3`
     screen_signatures = (r"Gemini CLI v\d", r"Type your message or @path/to/file")
     rules = (
         LineRule("logo", "chrome", r"^\s*[▝▜▄▗▟▀▘▙▛▐▌ ]+(Gemini CLI v[\d.]+.*)?$"),
@@ -89,6 +90,12 @@ class GeminiProfile(ChromeProfile):
         # a table inside an answer is a square box grid (tool boxes are rounded): kept whole
         LineRule("table-edge", "cont", r"^\s*[┌├└][─┬┼┴]+[┐┤┘]\s*$"),
         *COMMON_CHROME,
+        # a session resumed (`gemini --resume latest`) draws each user message again in a
+        # prompt box; a message that holds no text but a part (the tool's output sent back)
+        # is drawn as the CLI's own placeholder for that part (`[Function Response: name]`,
+        # partToString's verbose form): the CLI's words, not the user's
+        LineRule("part-placeholder", "chrome", r"^\s?>\s\[(Function (Call|Response): [\w.-]+|Executable Code|"
+                                               r"Code Execution Result|File Data|Video Metadata)\]\s*$"),
         LineRule("slash-command", "system", r"^\s?>\s+(?P<body>/[\w-]+.*)$"),
         LineRule("prompt", "user", r"^\s?>\s(?P<body>.*)$"),
         LineRule("answer", "assistant", r"^✦\s(?P<body>.*)$"),

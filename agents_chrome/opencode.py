@@ -697,6 +697,7 @@ class OpenCodeProfile(ChromeProfile):
     name = "opencode"
     checked_versions = ("1.18.33",)
     commands = ("opencode",)
+    resume_words = frozenset({"--continue", "-c", "--session", "-s"})  # `opencode --continue`, `opencode -s <id>`
     screen_signatures = (r"opencode -s ses_", r"OpenCode \d+\.\d+", r"ctrl\+p commands")
     join_answers = True
     #: OpenCode reprints the whole conversation at a new width; the old
