@@ -410,6 +410,35 @@ def join_wide_wraps(text: str) -> str:
     return "\n".join(out)
 
 
+PROMPT_TEXT = regex.compile(r"^\s?┃ ?(?P<body>.*?)\s*$")
+
+
+def wrapped_prompt(rows: list[tuple[str, int]]) -> str:
+    """A prompt from its bar rows and the widest screen each was drawn on.
+
+    Amp wraps a prompt by words at six columns less than the screen (` ┃ `
+    before the text, the margin and scrollbar after it) and drops the space
+    at the break; a typed line break also starts a new bar row. A row the
+    next row's first word would not have fitted after is a wrapped one: the
+    two are one line. A row seen on a screen wide enough for that word was a
+    line of its own there (the widest screen decides); a width never known
+    (0) joins nothing."""
+    lines: list[str] = []
+    prev_room = -1  # the room left on the row above for a word and its space
+    for raw, cols in rows:
+        m = PROMPT_TEXT.match(raw)
+        body = m.group("body") if m else raw.strip()
+        word = body.split(" ", 1)[0]
+        if lines and lines[-1] and body and not body[0].isspace() and wcswidth(word) + 1 > prev_room >= 0:
+            lines[-1] += " " + body
+        else:
+            lines.append(body)
+        prev_room = cols - 6 - wcswidth(body) if cols else -1
+    while lines and not lines[-1]:
+        lines.pop()  # the bar's own padding row
+    return "\n".join(lines)
+
+
 class AmpProfile(ChromeProfile):
     name = "amp"
     checked_versions = ("0.0.1790142911-g7618fb",)
@@ -429,7 +458,7 @@ class AmpProfile(ChromeProfile):
         # (the input box's sides stand in the first and last columns)
         LineRule("quote", "assistant", r"^\s{2,4}│\s+(?P<body>\S.*?)\s*$"),
         LineRule("box", "chrome", r"^\s*[╭╰│]"),
-        LineRule("prompt", "user", r"^\s?┃\s(?P<body>.*)$"),
+        LineRule("prompt", "user", r"^\s?┃(?:\s(?P<body>.*))?$"),
         LineRule("shell", "tool_call", rf"^\s{{0,2}}({STATUS}\s+)?\$\s(?P<body>.*?)\s*▸?\s*$"),
         LineRule("tool", "tool_call", rf"^\s{{0,2}}{STATUS}\s+(?P<body>\S.*?)\s*▸?\s*$"),
         LineRule("answer", "assistant", r"^\s(?P<body>\S.*)$"),
@@ -489,6 +518,8 @@ class AmpProfile(ChromeProfile):
         an answer taller than the screen is on no frame."""
         self._dialogs = []
         self._after_gap: set[int] = set()
+        self._bar_cols: dict[str, int] = {}
+        bar_cols = self._bar_cols
         out: list[TLine] = []
         block = 0
         st: AmpStitcher | None = None
@@ -533,11 +564,16 @@ class AmpProfile(ChromeProfile):
             fed[0] = [ln.rstrip() for ln in f.lines[vp[0]:vp[1]]]
             boxed = vp[1] < len(f.lines)
             pos = thumb_at_end(f, vp[1]) if boxed else None
+            view = self.rows(f)[vp[0]:vp[1]]
+            for r in view:
+                # the widest screen each prompt row was drawn on (see wrapped_prompt)
+                if r and "┃" in r[:2] and bar_cols.get(r, 0) < f.columns:
+                    bar_cols[r] = f.columns
             if pos is False:
                 # scrolled back: adds only what the live view never showed
-                st.reveal(self.rows(f)[vp[0]:vp[1]], f.time)
+                st.reveal(view, f.time)
             else:
-                st.add(self.rows(f)[vp[0]:vp[1]], f.time, at_end=bool(pos))
+                st.add(view, f.time, at_end=bool(pos))
 
         for f in frames:
             if f.alternate:
@@ -597,11 +633,20 @@ class AmpProfile(ChromeProfile):
                 b.kind, b.rule = "cont", "prompt-row"
         # Every row of a prompt keeps the bar: the first row without it that
         # no rule claims opens the answer (one that starts with a code block
-        # is indented past the answer's one column).
+        # is indented past the answer's one column). So past a blank row under
+        # a tool row: Amp draws a tool folded (`▸`), its output never under it
+        # (the rows right under it are its command, wrapped).
         in_prompt = False
+        tool = False
         for lb in labeled:
             if lb.rule in ("prompt", "prompt-row"):
-                in_prompt = True
+                in_prompt, tool = True, False
+            elif lb.kind == "tool_call":
+                in_prompt, tool = False, True
+            elif lb.kind == "blank" and tool:
+                in_prompt, tool = True, False
+            elif tool:
+                continue
             elif lb.kind in ("blank", "chrome"):
                 continue
             elif in_prompt and lb.kind == "cont":
@@ -625,6 +670,9 @@ class AmpProfile(ChromeProfile):
 
     def _make_turn(self, kind: str, text: str, members: list[Labeled]) -> Turn | list[Turn] | None:
         rule = members[0].rule if members else ""
+        if kind == "user" and len(members) > 1:
+            cols = getattr(self, "_bar_cols", {})
+            return Turn(kind, wrapped_prompt([(m.line.text, cols.get(m.line.text, 0)) for m in members]))
         if kind == "assistant" and rule == "unmarked-answer":
             # an answer opening with a code block or a table: its rows keep
             # their indentation relative to each other, dedented together
