@@ -184,14 +184,22 @@ def _reprint_join(old: list[str], old_times: list[float], old_gaps: set[int], ne
 
 
 def _settled(kept: list[str], new: Sequence[str], wa: list[tuple[str, int, int]],
-             wb: list[tuple[str, int, int]], qa: int, qb: int) -> list[str]:
+             wb: list[tuple[str, int, int]], qa: int, qb: int) -> tuple[list[str], set[int]]:
     """The old rows kept before the join, each replaced by the new layout's
     copy of it where that copy is the same row with more after its last word
     and no further word: a stream that was cut after a word when the width
     changed, whose closing mark (a full stop, a bracket) only the new layout
     drew. The rows are paired along the run of words both layouts share,
-    which ends at the join (old word `qa`, new word `qb`)."""
+    which ends at the join (old word `qa`, new word `qb`).
+
+    Where the old layout had drawn that wordless end on a row of its own
+    (the narrower width wrapped `工芸品です 🏮。` after `です`: a wide emoji
+    and a full stop, no word), the new row holds it now: the old row that
+    held only it is left out, unless the new layout has it under its row
+    too. Returns the rows and the indices (in `kept`) of the rows left out.
+    """
     out = kept
+    dropped: set[int] = set()
     i, j = qa - 1, qb - 1
     while i >= 0 and j >= 0 and wa[i][0] == wb[j][0]:
         _w, ra, ca = wa[i]
@@ -200,11 +208,16 @@ def _settled(kept: list[str], new: Sequence[str], wa: list[tuple[str, int, int]]
             # the last word of its row in both layouts
             old_row, new_row = out[ra].rstrip(), new[rb].rstrip()
             end = ca + len(wa[i][0])
-            if (len(new_row) > len(old_row) == end and new_row.startswith(old_row)
-                    and not WORD.search(new_row[len(old_row):])):
+            tail = new_row[len(old_row):]
+            if len(new_row) > len(old_row) == end and new_row.startswith(old_row) and not WORD.search(tail):
                 out[ra] = new[rb]
+                under = ra + 1
+                if (under < len(out) and under not in dropped and tail.strip()
+                        and out[under].strip() == tail.strip()
+                        and (rb + 1 >= len(new) or new[rb + 1].strip() != tail.strip())):
+                    dropped.add(under)
         i, j = i - 1, j - 1
-    return out
+    return out, dropped
 
 
 class LayoutStitcher:
@@ -286,9 +299,17 @@ class LayoutStitcher:
         cut = ra + 1
         rows, times = list(new[rb + 1:]), list(new_times[rb + 1:])
         start_row = rb + 1
-        doc = _settled(list(old[:ra]), new, wa, wb, qa, qb) + kept + rows
-        gaps = {g for g in self._base_gaps if g <= cut} | {cut + g - start_row for g in new_gaps if g > start_row}
-        return doc, list(old_times[:cut]) + list(times), gaps
+        settled, dropped = _settled(list(old[:ra]), new, wa, wb, qa, qb)
+        old_kept_times = list(old_times[:cut])
+        base_gaps = {g for g in self._base_gaps if g <= cut}
+        if dropped:
+            settled = [r for k, r in enumerate(settled) if k not in dropped]
+            old_kept_times = [t for k, t in enumerate(old_kept_times) if k not in dropped]
+            base_gaps = {g - sum(1 for k in dropped if k < g) for g in base_gaps}
+            cut -= len(dropped)
+        doc = settled + kept + rows
+        gaps = base_gaps | {cut + g - start_row for g in new_gaps if g > start_row}
+        return doc, old_kept_times + list(times), gaps
 
     @staticmethod
     def _concat(old: list[str], old_times: list[float], old_gaps: set[int], new: list[str],
