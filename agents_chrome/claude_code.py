@@ -24,6 +24,7 @@ from typing import Callable, Iterable, Iterator
 import regex
 from wcwidth import wcswidth, wcwidth
 
+from agents_chrome.input_line import InputLine
 from agents_chrome.profile import ChromeProfile, per_frame
 from agents_chrome.rules import Labeled, LineRule
 from agents_chrome.transcript import TLine, fold_reprints
@@ -327,7 +328,7 @@ class ClaudeCodeProfile(ChromeProfile):
         self._typed: dict[str, list[str]] = {}
 
         self._pasted: dict[str, str] = {}
-        keys = _InputLine()
+        keys = InputLine()
 
         def tap(frames: Iterable[Frame]) -> Iterator[Frame]:
             for f in frames:
@@ -854,86 +855,6 @@ def _typed_markdown(echo: str, rows: list[str]) -> str | None:
 
 #: a code fence's own row (```lang or ~~~): the echo draws it as nothing
 _FENCE_ROW = regex.compile(r"(?m)^[ \t]*(?:```|~~~)[^\n`]*$")
-#: what a key sends that is no text: CSI / SS3 sequences, Alt+key
-_KEY_SEQ = regex.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|O.|.)?", regex.S)
-
-
-class _InputLine:
-    """The prompts sent with a bracketed paste in them, read from a recording's
-    input events (the keys, not the screen).
-
-    Claude Code 2.1.330 collapses a paste of several lines to
-    `[Pasted text #N +K lines]` in the input box and echoes the sent prompt
-    with its markdown rendered (a fence row drawn as nothing), so the screen
-    does not hold the text as pasted; the input events do. Keys are replayed
-    onto a line: text and pastes (`ESC[200~ ... ESC[201~`, possibly split
-    over events) append, Backspace deletes, Ctrl+U clears, a backslash
-    before Enter is a line break (Claude Code's), Enter sends; other key
-    sequences (arrows, history) make the line unknown until the next Enter.
-    `feed` returns the lines sent that held a paste."""
-
-    def __init__(self) -> None:
-        self.line: list[str] | None = []
-        self.pasted = False
-        self.in_paste = False
-        self.rest = ""
-
-    def feed(self, chunks: list[str]) -> list[str]:
-        sent: list[str] = []
-        for data in chunks:
-            data = self.rest + data
-            self.rest = ""
-            i, n = 0, len(data)
-            while i < n:
-                if self.in_paste:
-                    end = data.find("\x1b[201~", i)
-                    if end < 0:
-                        # keep what may be the start of the closing sequence for the next event
-                        cut = max(i, n - 5)
-                        self._add(data[i:cut].replace("\r\n", "\n").replace("\r", "\n"))
-                        self.rest = data[cut:]
-                        break
-                    self._add(data[i:end].replace("\r\n", "\n").replace("\r", "\n"))
-                    self.in_paste = False
-                    i = end + 6
-                    continue
-                c = data[i]
-                if c == "\x1b":
-                    if data.startswith("\x1b[200~", i):
-                        self.in_paste = self.pasted = True
-                        i += 6
-                        continue
-                    if n - i < 6 and "\x1b[200~".startswith(data[i:]):
-                        self.rest = data[i:]  # a paste's opening cut by the event's end
-                        break
-                    m = _KEY_SEQ.match(data, i)
-                    self.line = None
-                    i = m.end()
-                    continue
-                i += 1
-                if c in "\r\n":
-                    if self.line is not None and self.line[-1:] == ["\\"]:
-                        self.line[-1] = "\n"
-                        continue
-                    if self.line is not None and self.pasted:
-                        text = "".join(self.line).strip()
-                        if text:
-                            sent.append(text)
-                    self.line, self.pasted = [], False
-                elif c in "\x7f\x08":
-                    if self.line:
-                        self.line.pop()
-                elif c == "\x15":
-                    self.line = []
-                elif c >= " ":
-                    self._add(c)
-        return sent
-
-    def _add(self, text: str) -> None:
-        if self.line is not None:
-            self.line.extend(text)
-
-
 def _markless(text: str) -> str:
     """A prompt's text without markdown marks or spacing: the key under which
     its echo, its input box and its turn find each other."""

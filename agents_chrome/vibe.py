@@ -35,6 +35,7 @@ from typing import Iterable
 import regex
 from wcwidth import wcswidth, wcwidth
 
+from agents_chrome.input_line import InputLine
 from agents_chrome.profile import ChromeProfile
 from agents_chrome.rules import Labeled, LineRule
 from agents_chrome.transcript import TLine
@@ -48,6 +49,22 @@ from screen.memo import IdentityMemo
 # selector (`🗂️`, `⛰️`) two columns wide and puts the next cell after both;
 # the terminal gives the character one column and leaves the second blank
 VS16_GAP = regex.compile(r"(?<=(.)\ufe0f) ")
+
+
+#: a long paste as Vibe draws it, in the input box and in the history alike
+PASTED = regex.compile(r"\[Pasted (\d+) characters?\]")
+
+
+def _with_pastes(text: str, unused: list[str]) -> str:
+    """A prompt with each `[Pasted N characters]` put back as pasted: the
+    first paste of the recording's keys not used yet that is N characters
+    long (Vibe counts the text with `\\n` line ends). Without keys (a
+    recording without input, `--screen-only`) the placeholder stays."""
+    def back(m: regex.Match) -> str:
+        n = int(m.group(1))
+        k = next((k for k, p in enumerate(unused) if len(p) == n), None)
+        return m.group(0) if k is None else unused.pop(k)
+    return PASTED.sub(back, text) if "[Pasted " in text else text
 
 
 def _close_vs16_gaps(text: str) -> str:
@@ -282,6 +299,8 @@ class VibeProfile(ChromeProfile):
         self._dialogs = []
         self._widths: list[tuple[float, int]] = []
         self._submitted: list[tuple[float, str]] = []
+        keys = InputLine()
+        self._pastes = keys.pastes  # filled as the frames' keys are fed
         held: str | None = None
         pending: tuple[float, str] | None = None
         out: list[TLine] = []
@@ -290,6 +309,7 @@ class VibeProfile(ChromeProfile):
         added_width = 0  # the width of the last view given to the stitcher
         st: LayoutStitcher | None = None
         for f in frames:
+            keys.feed(f.inputs)
             if not self._widths or self._widths[-1][1] != f.columns:
                 self._widths.append((f.index, f.columns))
             if f.alternate:
@@ -523,7 +543,10 @@ class VibeProfile(ChromeProfile):
         self._turn_start = float("-inf")
         out: list[Turn] = []
         made = self._with_unseen_prompts(super().turns(labeled))
+        unused = list(getattr(self, "_pastes", []))
         for t in made:
+            if t.role == "user":
+                t.text = _with_pastes(t.text, unused)
             if t.role == "assistant":
                 import textwrap
                 t.text = _drop_grid_drafts(_merge_grid_rows(textwrap.dedent(t.text))).strip()

@@ -15,7 +15,7 @@ from __future__ import annotations
 import pytest
 import regex
 
-from agents_chrome.claude_code import _InputLine
+from agents_chrome.input_line import InputLine
 from tests.conftest import cast_events, cli_replay
 from tests.test_chrome_claude_code_h5 import CASES, truth_of
 
@@ -52,7 +52,7 @@ def test_there_are_pasted_prompt_cases():
 @pytest.mark.parametrize("case", PASTE_CASES, ids=lambda c: c.name)
 def test_input_events_give_the_sent_pastes(case):
     """The keys replayed onto a line give each prompt that held a paste, as truth has it, in order."""
-    line = _InputLine()
+    line = InputLine()
     sent = line.feed(_inputs(case))
     assert [_norm(s) for s in sent] == [_norm(p) for p in _pasted_prompts(case)]
 
