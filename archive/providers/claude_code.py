@@ -23,6 +23,16 @@ LOCAL = re.compile(r"^\s*<(command-name|command-message|local-command-stdout|loc
 # task reporting back, the marker of an interrupt (Esc, Ctrl+C, a rejected tool).
 NOT_TYPED = re.compile(r"^\s*(<task-notification>|\[Request interrupted by user\b[^\]]*\]\s*$)")
 TAG = re.compile(r"<[^>]+>")
+# a multi-line paste as the CLI sends it (2.1.330): wrapped in a tag with the
+# paste's id, after two newlines; the user pasted only what is inside
+PASTED = re.compile(r'\n*<pasted_content id="([^"]*)">\n(.*?)\n?</pasted_content id="\1">\n?', re.S)
+
+
+def _as_typed(text: str) -> str:
+    """A prompt without the CLI's paste wrappers: what the user typed and pasted."""
+    if "<pasted_content " not in text:
+        return text
+    return PASTED.sub(lambda m: m.group(2), text).strip("\n")
 
 
 class ClaudeCodeProvider(BaseProvider):
@@ -63,7 +73,7 @@ class ClaudeCodeProvider(BaseProvider):
                             if text:
                                 turns.append(Turn("system", text, ts=ts, key=turn_key(uid), raw=raw))
                         else:
-                            turns.append(Turn("user", content, ts=ts, key=turn_key(uid), raw=raw))
+                            turns.append(Turn("user", _as_typed(content), ts=ts, key=turn_key(uid), raw=raw))
                         continue
                     for i, block in enumerate(content or []):
                         if not isinstance(block, dict):
@@ -82,7 +92,7 @@ class ClaudeCodeProvider(BaseProvider):
                                 turns.append(Turn("system", TAG.sub(" ", text).strip(), ts=ts,
                                                   key=turn_key(uid, i), raw=raw))
                                 continue
-                            turns.append(Turn("user", text, ts=ts, key=turn_key(uid, i), raw=raw))
+                            turns.append(Turn("user", _as_typed(text), ts=ts, key=turn_key(uid, i), raw=raw))
                     continue
                 model = msg.get("model")
                 for i, block in enumerate(content or [] if not isinstance(content, str) else [{"type": "text", "text": content}]):

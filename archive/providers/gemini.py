@@ -22,6 +22,10 @@ from archive.record import Conversation, Source, Turn, conversation_id, turn_key
 
 # the session context Gemini sends first names the workspace
 WORKSPACE = re.compile(r"Workspace Directories:\*\*\n\s*- (\S+)")
+# what the CLI tells the model of a command the user ran in shell mode (`!`),
+# stored as a user message: the command, then its output (or a note)
+SHELL_MODE = re.compile(r"\AI ran the following shell command:\n```sh\n(?P<cmd>.*?)\n```"
+                        r"(?:\n\nThis produced the following result:\n```\n(?P<out>.*)\n```|\n\n(?P<note>.*))?\s*\Z", re.S)
 
 
 class GeminiProvider(BaseProvider):
@@ -80,7 +84,16 @@ class GeminiProvider(BaseProvider):
                     if isinstance(content, list) and any(isinstance(p, dict) and "functionResponse" in p for p in content):
                         continue  # tool results are read from the call records below
                     text = text_of(content)
-                    if text.startswith("/"):
+                    shell = SHELL_MODE.match(text)
+                    if shell:
+                        # a command run in shell mode (`!`), as the CLI tells the model of it:
+                        # the user's command, the call and its output
+                        cmd, out = shell.group("cmd"), shell.group("out")
+                        turns += [Turn("user", cmd, ts=ts, key=turn_key(mid), raw=raw),
+                                  Turn("tool_call", cmd, name="shell", input={"command": cmd}, ts=ts,
+                                       key=turn_key(mid, "shell")),
+                                  Turn("tool_result", out if out is not None else shell.group("note") or "", name="shell", ts=ts, key=turn_key(mid, "shell", "out"))]
+                    elif text.startswith("/"):
                         turns.append(Turn("system", text, ts=ts, key=turn_key(mid), raw=raw))
                     elif text:
                         turns.append(Turn("user", text, ts=ts, key=turn_key(mid), raw=raw))

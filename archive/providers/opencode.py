@@ -128,7 +128,10 @@ def _part_turns(msg: dict[str, Any], part: dict[str, Any], pid: str, raw: bytes)
     if t == "text":
         if part.get("synthetic") or part.get("ignored"):
             return []
-        return [Turn("user" if role == "user" else "assistant", part.get("text", ""), ts=ts, model=model, key=key, raw=raw)]
+        text = part.get("text", "")
+        if role == "user":
+            text = text.rstrip()  # a paste's placeholder is typed with a space after it, sent along
+        return [Turn("user" if role == "user" else "assistant", text, ts=ts, model=model, key=key, raw=raw)]
     if t == "reasoning":
         return [Turn("thinking", part.get("text", ""), ts=ts, model=model, key=key, raw=raw)]
     if t == "tool":
