@@ -13,7 +13,6 @@ events stripped:
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -22,28 +21,14 @@ from wcwidth import wcswidth
 
 from agents_chrome.relayout import LayoutStitcher
 from tests.conftest import cli_replay, recording_cases, truth_turns
+from tests.test_chrome_claude_code_h12 import wide_answer_then_resize
 
 CASES = recording_cases("claude-code")
 _GRID = regex.compile(r"^\s*[┌├└│╭╰]")
 _MARKS = regex.compile(r"\*\*|`")
 
 
-def _meta(case: Path) -> dict:
-    return json.loads((case / "meta.json").read_text(encoding="utf-8"))
-
-
-def _wide_fullscreen_resized(case: Path) -> bool:
-    """Full screen, the served answers hold wide characters, and the terminal
-    was resized while an answer streamed."""
-    m = _meta(case)
-    if m.get("env", {}).get("CLAUDE_CODE_NO_FLICKER") != "1" or m.get("shell"):
-        return False
-    wide = any(t["role"] == "assistant" and wcswidth(t["text"].replace("\n", "")) > len(t["text"].replace("\n", ""))
-               for t in truth_turns(case))
-    return wide and any("resized" in n and "serving" in n for n in m.get("notes", []))
-
-
-WIDE_RESIZED = [c for c in CASES if _wide_fullscreen_resized(c)]
+WIDE_RESIZED = [c for c in CASES if wide_answer_then_resize(c, fullscreen=True)]
 
 
 def _flat(text: str) -> str:

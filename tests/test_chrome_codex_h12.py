@@ -26,7 +26,6 @@ import pytest
 
 from agents_chrome.codex import PROFILE
 from agents_chrome import shell
-from agents_chrome.shell import _resumes_session
 from tests.conftest import RECORDINGS, cast_events, cli_replay, frames_of, meta_of, truth_turns
 from tests.test_chrome_codex_r3 import WORD, norm
 
@@ -106,10 +105,3 @@ def test_card_with_answer_under_it_is_no_composer() -> None:
         assert not any("mock-model" in ln for ln in f.lines[tops[-1]:])  # no composer footer
         vp = PROFILE.viewport(f)
         assert vp is not None and vp[1] > tops[-1], (i, f.lines[tops[-1]])
-
-
-def test_resume_words_are_the_agents_launch() -> None:
-    assert _resumes_session(PROFILE, "codex resume --last --no-alt-screen")
-    assert _resumes_session(PROFILE, "env TERM=xterm codex resume 01a2")
-    assert not _resumes_session(PROFILE, "codex --no-alt-screen -a on-request")
-    assert not _resumes_session(PROFILE, "grep resume codex.log")

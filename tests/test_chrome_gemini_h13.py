@@ -22,23 +22,9 @@ rows the probe drew.
 """
 from __future__ import annotations
 
-import pytest
 
 from agents_chrome.gemini import PROFILE
-from agents_chrome.shell import _resumes_session
 from agents_chrome.transcript import TLine
-
-
-@pytest.mark.parametrize("line,resumes", [
-    ("gemini --yolo --resume latest", True),
-    ("gemini -r 3", True),
-    ("gemini --resume", True),
-    ("gemini --yolo", False),
-    ("gemini --list-sessions", False),
-    ("echo gemini --resume latest", False),
-])
-def test_resume_launch_resumes_a_session(line: str, resumes: bool) -> None:
-    assert _resumes_session(PROFILE, line) is resumes
 
 
 def test_part_placeholder_in_a_reprinted_prompt_box_is_chrome() -> None:

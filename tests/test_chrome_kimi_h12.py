@@ -83,21 +83,7 @@ def test_cell_glue() -> None:
 # prompt, and the reprinted turns came twice (turns_ok 0, asst_prec 0.96);
 # with both pieces below every turn comes once (1.00 both ways). The probe is
 # not in recordings/ (one new recording per agent per round): these check the
-# pieces on the real profile and the real shell reader.
-@pytest.mark.parametrize("line,resumes", [
-    ("kimi --yolo --continue", True),
-    ("kimi -C", True),
-    ("kimi -r f33a277f-214d-45de-b4da-dbf91b04c4ac", True),
-    ("kimi --session f33a277f", True),
-    ("kimi --yolo", False),
-    ("echo kimi --continue", False),
-])
-def test_continue_launch_resumes_a_session(line: str, resumes: bool) -> None:
-    from agents_chrome.kimi import PROFILE
-    from agents_chrome.shell import _resumes_session
-    assert _resumes_session(PROFILE, line) is resumes
-
-
+# pieces on the real profile and the real shell reader (the launch lines: tests/test_shell_resume.py).
 def test_answer_right_under_a_prompt_echo_is_no_prompt_row() -> None:
     from agents_chrome.kimi import PROFILE
     from agents_chrome.transcript import TLine

@@ -35,18 +35,3 @@ def test_continued_session_gives_each_turn_once(screen_only: bool, tmp_path_fact
     # the launch line stays a shell turn, between the two sessions' turns
     shell = [t["text"] for t in conv["turns"] if t["role"] == "system"]
     assert any(s.endswith("opencode --continue") for s in shell)
-
-
-@pytest.mark.parametrize("line,resumes", [
-    ("opencode --continue", True),
-    ("opencode -c", True),
-    ("opencode -s ses_df4340430ffeOIEw7wUhMCuN9S", True),
-    ("opencode --session ses_df43", True),
-    ("opencode", False),
-    ("opencode run 'tidy the parser'", False),
-    ("echo opencode --continue", False),
-])
-def test_continue_launch_resumes_a_session(line: str, resumes: bool) -> None:
-    from agents_chrome.opencode import PROFILE
-    from agents_chrome.shell import _resumes_session
-    assert _resumes_session(PROFILE, line) is resumes

@@ -59,20 +59,7 @@ def test_close_vs16_gaps() -> None:
 # between (turns_ok 0, asst_prec 0.70); with the shared resumed-launch rule
 # of the shell layer (`resume_words`) it gives each turn once. The probe is
 # not in recordings/ (one new recording per agent per round): these check
-# the two pieces on the real profile and the real shell reader.
-@pytest.mark.parametrize("line,resumes", [
-    ("vibe --trust --auto-approve --continue", True),
-    ("vibe -c", True),
-    ("vibe --resume 368cd7f6", True),
-    ("vibe --trust --auto-approve", False),
-    ("echo vibe --continue", False),
-])
-def test_continue_launch_resumes_a_session(line: str, resumes: bool) -> None:
-    from agents_chrome.shell import _resumes_session
-    from agents_chrome.vibe import PROFILE
-    assert _resumes_session(PROFILE, line) is resumes
-
-
+# the two pieces on the real profile and the real shell reader (the launch lines: tests/test_shell_resume.py).
 def test_resume_notice_is_chrome() -> None:
     from agents_chrome.transcript import TLine
     from agents_chrome.vibe import PROFILE
