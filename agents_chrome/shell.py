@@ -1270,7 +1270,8 @@ def _resumes_session(profile: "ChromeProfile", command: str | None) -> bool:
     exe = _executable(words)
     if exe is None or exe not in words or os.path.basename(exe) not in profile.commands:
         return False
-    return any(w in profile.resume_words for w in words[words.index(exe) + 1:])
+    # `--resume=ID` is `--resume ID` written as one word
+    return any(w.split("=", 1)[0] in profile.resume_words for w in words[words.index(exe) + 1:])
 
 
 def _without_agent_chrome(profile: "ChromeProfile", text: str, i: int) -> str:

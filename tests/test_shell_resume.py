@@ -14,7 +14,9 @@ from agents_chrome.shell import _resumes_session, typed_agent
 
 LINES = [
     ("claude-code", "claude --continue", True), ("claude-code", "claude -c", True),
-    ("claude-code", "claude --resume 3f2a9c1e", True), ("claude-code", "env FOO=1 claude -r", True),
+    ("claude-code", "claude --resume 3f2a9c1e", True),
+    ("claude-code", "claude --resume=3f2a9c1e", True), ("opencode", "opencode --session=ses_df43", True),
+    ("gemini", "gemini --model=gemini-2.5-pro", False), ("claude-code", "env FOO=1 claude -r", True),
     ("claude-code", "claude", False), ("claude-code", "claude --model opus", False),
     ("claude-code", "claude 'what does -c do?'", False), ("claude-code", "cat --continue", False),
     ("codex", "codex resume --last --no-alt-screen", True), ("codex", "env TERM=xterm codex resume 01a2", True),
