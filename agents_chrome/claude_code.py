@@ -855,6 +855,8 @@ def _typed_markdown(echo: str, rows: list[str]) -> str | None:
 
 #: a code fence's own row (```lang or ~~~): the echo draws it as nothing
 _FENCE_ROW = regex.compile(r"(?m)^[ \t]*(?:```|~~~)[^\n`]*$")
+
+
 def _markless(text: str) -> str:
     """A prompt's text without markdown marks or spacing: the key under which
     its echo, its input box and its turn find each other."""

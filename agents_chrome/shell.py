@@ -907,12 +907,15 @@ def _cells_from(frame: Frame, y: int, x: int) -> str:
     return frame.lines[y][x:] if 0 <= y < len(frame.lines) else ""
 
 
-def agent_frames(frames: list[Frame], runs: list[Run], i: int, hist: list[int] | None = None) -> list[Frame]:
+def agent_frames(frames: list[Frame], runs: list[Run], i: int, hist: list[int] | None = None,
+                 notice: list[str] | None = None) -> list[Frame]:
     """Run i's frames with the shell's rows blanked; the next prompt's frame
     is included (it may hold the agent's last output) with its prompt row gone.
     What was printed after the agent ended (`after_exit`) is not the agent's:
     from the first frame showing any of it on, the agent sees its last screen
-    instead (that text is a shell turn of its own, `after_exit_text`)."""
+    instead (that text is a shell turn of its own, `after_exit_text`). The
+    rows of a resumed run's `resume_notice` (given, or read here) are the
+    shell's too."""
     hist = hist if hist is not None else _absolute(frames)
     r = runs[i]
     hi = _top(runs[i + 1]) if i + 1 < len(runs) else None
@@ -920,7 +923,7 @@ def agent_frames(frames: list[Frame], runs: list[Run], i: int, hist: list[int] |
     got = after_exit(frames, runs, i, hist) if hi is not None else None
     lo = r.prompt_abs
     if r.prompt_abs is not None and r.resumed:
-        lo += len(resume_notice(frames, r, hist))
+        lo += len(notice if notice is not None else resume_notice(frames, r, hist))
     if got is None:
         return [_blank_outside(frames[k], hist[k], lo, hi) for k in range(r.start, stop)]
     k0, k1, last, _ = got
@@ -1226,15 +1229,16 @@ def split(frames: list[Frame], header: CastHeader, forced: str | None = None) ->
             continue
         name = registry.canonical(forced) if forced else r.agent
         profile = registry.load(name or r.agent)
-        turns, labeled = profile.reconstruct(agent_frames(frames, runs, i, hist), header)
+        # (`resumed` is only ever set on a run typed at a prompt)
+        notice = resume_notice(frames, r, hist) if r.resumed else []
+        turns, labeled = profile.reconstruct(agent_frames(frames, runs, i, hist, notice), header)
         key = name or r.agent or ""
-        notice: list[str] = []
-        if key in shown and not r.resumed and _resumes_session(profile, r.command):
-            # a launch that resumes a session shown before (`codex resume --last`) prints
-            # its turns again first: they come back once, where they were first shown
+        if key in shown and (r.resumed or _resumes_session(profile, r.command)):
+            # a job brought back (`fg`), or a launch that resumes a session shown before
+            # (`codex resume --last`), prints its turns again first: they come back once,
+            # where they were first shown
             turns = turns[_redrawn(shown[key], turns):]
         if r.resumed and key in shown:
-            turns = turns[_redrawn(shown[key], turns):]
             cut = _answer_resumed(latest[key].turns, turns)
             if cut is not None:
                 # the answer the agent was stopped in comes back whole: the part drawn
@@ -1243,8 +1247,9 @@ def split(frames: list[Frame], header: CastHeader, forced: str | None = None) ->
                 del shown[key][len(shown[key]) - cut:]
                 if turns[0].role == "user":
                     turns = turns[1:]
-            notice = resume_notice(frames, r, hist)
             turns = _without_reprint(shown[key], turns)
+        else:
+            notice = []  # the notice joins the launch line only under a job shown before
         shown[key] = shown.get(key, []) + turns
         launch = "\n".join(r.head + [f"{r.prompt}{r.command}".rstrip()] + notice).rstrip("\n")
         head = [Turn("system", launch, name="shell", time=t0)] if r.prompt_abs is not None else []

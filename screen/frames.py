@@ -52,7 +52,6 @@ _ACCEPT = r"\[\?2004l"
 # `Killed` at the agent's cursor, the rest of a command list), told by the
 # bytes' order alone, whatever the pauses.
 _RESUME = r"\[\?2004h"
-_SGR = re.compile(r"\x1b\[[0-9;:]*m")
 # What plain output may carry that draws nothing and moves no cursor: colours
 # (`ls --color`) and OSC strings (a window title bash's PROMPT_COMMAND sets
 # between a command's output and the prompt, an OSC 8 link around a file name).

@@ -193,20 +193,19 @@ def _box(text: str, width: int) -> str:
 def _breaks(view: str) -> set[int]:
     """Where `view` has a line break, counted in the characters that are not
     white space before it."""
-    out, n = set(), 0
-    for ch in view:
-        if ch == "\n":
-            out.add(n)
-        elif not ch.isspace():
-            n += 1
-    return out
+    return _at(view, "\n")
 
 
 def _spaces(text: str) -> set[int]:
     """Where `text` has a space, counted as `_breaks` counts."""
+    return _at(text, " ")
+
+
+def _at(text: str, mark: str) -> set[int]:
+    """Where `text` has `mark`, counted in the characters that are not white space before it."""
     out, n = set(), 0
     for ch in text:
-        if ch == " ":
+        if ch == mark:
             out.add(n)
         elif not ch.isspace():
             n += 1
