@@ -87,6 +87,10 @@ class KLine(TLine):
     #: row 61 long first drawn at 63 columns, in a turn that never had 61,
     #: was not cut at the 61 columns of a turn long before
     drawn: int = 0
+    #: a `• ` row whose bullet was drawn in the terminal's default colour: an
+    #: answer's bullet; Kimi colours a tool call's by its outcome (green, red),
+    #: so `• Using uv (astral)` in that colour is an answer, not a call
+    plain: bool = False
 
 
 def _kimi_marker(cell: object) -> str:
@@ -95,6 +99,11 @@ def _kimi_marker(cell: object) -> str:
     if not getattr(cell, "bold", False):
         return ""
     return "**" if getattr(cell, "fg", "default") == "default" else "`"
+
+
+def _plain_bullet(cells: tuple | None) -> bool:
+    """The row's first cell (its bullet) is drawn in the default colour."""
+    return bool(cells) and getattr(cells[0], "fg", "default") == "default"
 
 
 def _cells(text: str) -> int:
@@ -160,7 +169,7 @@ def join_soft_wrapped(lines: list[KLine]) -> list[KLine]:
                     text = text[k:]
             out[-1] = KLine(prev.text + pad + text, prev.time, prev.source, prev.block, prev.width,
                             ln.wrapped, prev.seen | ln.seen, prev.thinking, prev.slash, prev.order,
-                            prev.drawn)
+                            prev.drawn, prev.plain)
         else:
             out.append(ln)
         raw = ln
@@ -318,7 +327,7 @@ def join_wrapped(lines: list[KLine]) -> list[KLine]:
                 text += (" " if lead <= hang and _lost_space_in_row(text, nxt, lexicon) else "") + nxt
             i += 1
         out.append(KLine(text, cur.time, cur.source, cur.block, cur.width, False, cur.seen, cur.thinking,
-                         cur.slash, cur.order, cur.drawn))
+                         cur.slash, cur.order, cur.drawn, cur.plain))
         i += 1
     return out
 
@@ -590,6 +599,11 @@ def unfold_table_rows(rows: list[str], lexicon: dict[str, int] | None = None) ->
 
 
 BYE = regex.compile(r"^Bye!\s*$")
+#: the chrome rules shared by every agent, and Kimi's spinner and box rules: what
+#: they match indented under an answer's bullet is what the model wrote
+SHARED_CHROME = frozenset({r.name for r in COMMON_CHROME} | {"moon-spinner", "box-rule"})
+#: a row holding a word (a letter or a digit), not only box or rule glyphs
+WORDY = regex.compile(r"[\p{L}\p{N}]")
 RULE_ROW = regex.compile(r"^\s*[─━═]+\s*$|^── input ─")
 
 
@@ -683,6 +697,7 @@ class KimiProfile(ChromeProfile):
         turn_min = 1 << 30  # the narrowest width since the last prompt echo was drawn
         self._dialog_orders: list[int] = []
         thinking: dict[str, bool] = {}  # `• ` row text -> drawn as thinking
+        plain: dict[str, bool] = {}  # `• Used X (…)` row text -> its bullet in the default colour
         previews: set[str] = set()  # starts of thinking texts the live area previewed
         self._boxes: list[str] = []  # the input box's text each time it was emptied
         held: str | None = None
@@ -702,7 +717,9 @@ class KimiProfile(ChromeProfile):
             widths = f.widths or [f.columns] * len(f.scrolled)
             wraps = f.wrapped or [False] * len(f.scrolled)
             again = [getattr(h, "again", False) for h in f.scrolled_lines] or [False] * len(f.scrolled)
-            for ln, w, wr, rep in zip(f.scrolled, widths, wraps, again):
+            for k, (ln, w, wr, rep) in enumerate(zip(f.scrolled, widths, wraps, again)):
+                if ln not in plain and ln.startswith("• ") and TOOL.match(ln) and k < len(f.scrolled_lines):
+                    plain[ln] = _plain_bullet(f.scrolled_lines[k].cells)  # scrolled off between two frames
                 if rep:
                     # a blank row a grow brought back from history, scrolling off again:
                     # Kimi never reprints on a resize, so it is the same blank, recorded
@@ -713,7 +730,8 @@ class KimiProfile(ChromeProfile):
                 # dialog opened in between is placed after it)
                 out.append(KLine(ln, first_seen.get(ln, f.time), "history", 0, w, wr, seen,
                                  thinking.get(ln) or opens_thinking(ln, previews),
-                                 ln in slash_rows, first_order.get(ln, nth), first_width.get(ln, 0)))
+                                 ln in slash_rows, first_order.get(ln, nth), first_width.get(ln, 0),
+                                 plain.get(ln, False)))
             if f.alternate:
                 rows = self.dialog(f)
                 if rows is None:
@@ -754,6 +772,8 @@ class KimiProfile(ChromeProfile):
                         slash_rows.add(t)
                 if t.startswith("• ") and t not in thinking:
                     thinking[t] = is_thinking_row(f, y)
+                    if t not in plain and TOOL.match(t) and y < len(f.cells):
+                        plain[t] = _plain_bullet(f.cells[y])
             if box is not None:
                 typed = box or None
             held_now = box_text(f)
@@ -776,7 +796,8 @@ class KimiProfile(ChromeProfile):
                 out.extend(KLine(t, first_seen.get(t, last_main.time), "screen", 1, last_main.columns,
                                  wraps[k] if k < len(wraps) else False, seen,
                                  thinking.get(t) or opens_thinking(t, previews),
-                                 t in slash_rows, first_order.get(t, nth), first_width.get(t, 0))
+                                 t in slash_rows, first_order.get(t, nth), first_width.get(t, 0),
+                                 plain.get(t, False))
                            for k, t in enumerate(final))
         self._box_next = 0
         joined = join_wrapped(fold_redraws(out, marks))  # type: ignore[arg-type]
@@ -823,6 +844,19 @@ class KimiProfile(ChromeProfile):
                 continue
             if k == start:
                 prev = None
+            if lb.kind == "tool_call" and getattr(lb.line, "plain", False):
+                # `• Using uv (astral)` with the bullet in the default colour: an answer
+                lb.kind, lb.rule, lb.body = "assistant", "answer", lb.line.text[2:]
+            elif (lb.kind == "chrome" and prev in ("assistant", "thinking") and lb.rule in SHARED_CHROME
+                  and lb.line.text.startswith("  ")
+                  and (WORDY.search(lb.line.text) or lb.rule in ("box-border", "box-rule"))):
+                # a row indented under an answer's bullet is the answer's text: Kimi draws
+                # its own chrome (spinners, rules, boxes) at column 0 or below the input
+                # rule, so a box edge with a label (`╭─ shadow pool ─╮`), a moon-phase
+                # list, `Press Ctrl+C to cancel …` or a `████░░ 80%` bar written by the
+                # model stays, and so do a diagram's bare box edges; a heading's
+                # underline (a rule with no words) is still no text
+                lb.kind, lb.rule, lb.body = "cont", "answer-row", lb.line.text
             if lb.rule == "bye":
                 after_bye = True
             if after_bye:  # the farewell and its tips

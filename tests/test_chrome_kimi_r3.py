@@ -70,11 +70,20 @@ def test_thinking_cases_exist() -> None:
 
 
 def _md_table_rows(text: str) -> list[list[str]]:
+    """The rows of the markdown tables in `text`: runs of `|…|` lines whose
+    second line is the delimiter row (`| rabbit | --> | workers |` between
+    two `+----+` lines is ASCII art, no table)."""
     rows = []
-    for ln in text.splitlines():
+    block: list[str] = []
+    for ln in text.splitlines() + [""]:
         ln = ln.strip()
-        if ln.startswith("|") and ln.endswith("|") and not re.fullmatch(r"\|[-:| ]+\|", ln):
-            rows.append([" ".join(c.replace("**", "").replace("`", "").split()) for c in ln[1:-1].split("|")])
+        if ln.startswith("|") and ln.endswith("|"):
+            block.append(ln)
+            continue
+        if len(block) >= 2 and re.fullmatch(r"\|[-:| ]+\|", block[1]):
+            rows.extend([" ".join(c.replace("**", "").replace("`", "").split()) for c in b[1:-1].split("|")]
+                        for k, b in enumerate(block) if k != 1)
+        block = []
     return rows
 
 

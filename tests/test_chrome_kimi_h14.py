@@ -1,0 +1,80 @@
+"""Kimi CLI: behaviour found by the h14 round of fresh recordings.
+
+- h14-kimi-lookalike-101x29 (101x29, 10 turns): answers that look like
+  Kimi's own chrome. A box diagram in a fenced block with labels on its
+  edges (`┌──┐  tls 1.3  ┌──┐`, `╭─ shadow pool ─╮`, `╰─ drops writes ╯`),
+  the same outside a fence, a moon-phase list (`🌑 new moon: …`), a
+  `Press Ctrl+C to cancel …` sentence, a `████████░░ 80%` bar, a tree
+  listing, rows opening with `✨ • ⏺ $`, a URL, a sha512 and a base64 blob
+  longer than the width, and a one-line answer `Using uv (astral)`.
+- The rules every agent shares (spinners, box borders, rules, interrupt
+  hints, progress bars) and Kimi's moon spinner dropped such rows whole.
+  Kimi draws all of its own chrome at column 0 (or under the input rule),
+  and an answer's rows are indented under its bullet: a row those rules
+  match, indented under an answer and holding words (or a box edge), is
+  the answer's text now. A heading's underline (a rule of `─` alone) is
+  still no text.
+- `• Using uv (astral)` read as a call of a tool named `uv`: Kimi colours
+  a call's bullet by its outcome (green, red) and draws an answer's bullet
+  in the default colour, which the rule reads now.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.conftest import RECORDINGS, cli_replay, truth_turns
+
+AGENT = "kimi"
+LOOKALIKE = RECORDINGS / AGENT / "h14-kimi-lookalike-101x29"
+
+
+def _answers(conv: dict) -> str:
+    return "\n".join(t["text"] for t in conv["turns"] if t["role"] == "assistant")
+
+
+@pytest.mark.parametrize("screen_only", [False, True], ids=["with-inputs", "screen-only"])
+def test_box_diagram_rows_stay_in_the_answer(screen_only: bool, tmp_path_factory) -> None:
+    conv = cli_replay(LOOKALIKE, AGENT, screen_only, tmp_path_factory)
+    first = next(t["text"] for t in conv["turns"] if t["role"] == "assistant")
+    rows = first.split("\n")
+    # labels drawn on a box's top or bottom edge, and the bare bottom edges between them
+    for label in ("tls 1.3", "grpc", "╭─ shadow pool ─╮", "╰─ drops writes ╯"):
+        assert any(label in r for r in rows), label
+    top = next(k for k, r in enumerate(rows) if "tls 1.3" in r)
+    assert "browser" in rows[top + 1] and rows[top + 2].lstrip().startswith("└──")
+    # the rounded box drawn without a fence: Rich runs its rows into one paragraph
+    assert "╭─ retry lane ─╮ │ backoff 2^n" in _answers(conv)
+
+
+@pytest.mark.parametrize("screen_only", [False, True], ids=["with-inputs", "screen-only"])
+def test_rows_like_spinners_hints_and_bars_stay(screen_only: bool, tmp_path_factory) -> None:
+    answers = _answers(cli_replay(LOOKALIKE, AGENT, screen_only, tmp_path_factory))
+    assert "🌑 new moon: spring tides" in answers and "🌗 last quarter" in answers
+    assert "Press Ctrl+C to cancel the chart download" in answers
+    assert "████████░░ 80% of the coastline" in answers
+    # a heading's underline and a horizontal rule hold no words: still no text
+    assert not re.search(r"^\s*─+\s*$", answers, re.M)
+
+
+@pytest.mark.parametrize("screen_only", [False, True], ids=["with-inputs", "screen-only"])
+def test_answer_reading_like_a_tool_row_is_an_answer(screen_only: bool, tmp_path_factory) -> None:
+    conv = cli_replay(LOOKALIKE, AGENT, screen_only, tmp_path_factory)
+    calls = [(t["name"], t["text"].split()[0]) for t in conv["turns"] if t["role"] == "tool_call"]
+    truth = [(t["name"], t["input"]["command"].split()[0]) for t in truth_turns(LOOKALIKE)
+             if t["role"] == "tool_call"]
+    assert calls == truth == [("Shell", "printf"), ("Shell", "printf")]
+    turns = conv["turns"]
+    k = next(i for i, t in enumerate(turns) if t["role"] == "user" and "installer" in t["text"])
+    assert turns[k + 1] == {**turns[k + 1], "role": "assistant", "text": "Using uv (astral)"}
+
+
+@pytest.mark.parametrize("screen_only", [False, True], ids=["with-inputs", "screen-only"])
+def test_long_unbroken_tokens_come_back_whole(screen_only: bool, tmp_path_factory) -> None:
+    answers = _answers(cli_replay(LOOKALIKE, AGENT, screen_only, tmp_path_factory))
+    served = next(t["text"] for t in truth_turns(LOOKALIKE) if t["role"] == "assistant" and "sha512" in t["text"])
+    tokens = [w for w in served.split() if len(w) > 101 and not w.startswith("`")]
+    assert len(tokens) == 3  # URL, checksum, base64: each longer than the width
+    for w in tokens:
+        assert w in answers
