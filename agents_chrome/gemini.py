@@ -36,7 +36,7 @@ from wcwidth import wcswidth, wcwidth
 
 from agents_chrome.cjk_bold import IDEOGRAPH, marked_ideograph_bold
 from agents_chrome.profile import ChromeProfile
-from agents_chrome.rules import COMMON_CHROME, Labeled, LineRule
+from agents_chrome.rules import COMMON_CHROME, MARKERS, Labeled, LineRule
 from agents_chrome.transcript import TLine, without_scrollbar
 from agents_chrome.turns import Turn
 from screen.frames import Frame
@@ -251,6 +251,7 @@ class GeminiProfile(ChromeProfile):
         _label_shell_echoes(labeled)
         _label_boxes(labeled)
         _label_bare_tools(labeled)
+        _label_answered_slashes(labeled)
         _open_unmarked_answers(labeled)
         _strip_gutters(labeled)
         _drop_stale_live_copies(labeled)
@@ -469,17 +470,20 @@ def _rejoin_wrapped(text: str, members: list[Labeled]) -> str:
     when it narrows or widens (autowrap carries a row on to the next): such a
     row and the one it runs into are one line again, and a word the wrap cut
     in two is one word. Text without a wrapped row is left as built."""
-    if not any(m.line.wrapped for m in members[:-1]):
+    cuts = _token_cuts(members)
+    if not cuts and not any(m.line.wrapped for m in members[:-1]):
         return text
     rows: list[str] = []
     carry = False  # the previous row wrapped into this one
     cut = False  # ... in the middle of a word
-    for m in members:
+    for k, m in enumerate(members):
         # a row's text, as the terminal reflowed it; a code row's body (its
         # line number cut off by _strip_gutters) when that is what it holds
         body = m.body if m is members[0] or m.rule == "code-gutter" else m.line.text
         if carry and rows:
             rows[-1] = rows[-1].rstrip() + ("" if cut and body[:1].strip() else " ") + body.lstrip()
+        elif k in cuts and rows:
+            rows[-1] = rows[-1].rstrip() + body.lstrip()  # the rest of a token Gemini cut at the width
         else:
             rows.append(body)
         ln = m.line
@@ -492,6 +496,63 @@ def _rejoin_wrapped(text: str, members: list[Labeled]) -> str:
         rows.pop()
     head, rest = rows[0].rstrip(), textwrap.dedent("\n".join(r.rstrip() for r in rows[1:]))
     return head + ("\n" + rest if len(rows) > 1 else "")
+
+
+def _token_cuts(members: list[Labeled]) -> set[int]:
+    """Where Gemini cut a token longer than the row (a URL, a hash, base64):
+    Ink breaks such a run wherever the row is full, with no space at the
+    break, and the run starts a row of its own. So a row that holds one
+    run and nothing else (past its indent and marker), filled to the width
+    it was drawn at, goes on in the next row when that row starts at the
+    same column with no space: the index of that next member is returned
+    (a row of one word that short of the edge is a token that long: prose
+    breaks between words).
+    A row reflowed by the terminal (narrowed after it was drawn) is read
+    whole, its width the widest such row of the block."""
+    groups: list[list[int]] = []
+    for k, m in enumerate(members):
+        prev = members[k - 1] if k else None
+        if prev is not None and prev.line.wrapped and prev.kind in ("user", "assistant", "cont") and groups:
+            groups[-1].append(k)
+        else:
+            groups.append([k])
+    if len(groups) < 2:
+        return set()
+
+    def body(g: list[int]) -> str:
+        head = members[g[0]]
+        first = head.body if (g[0] == 0 and head.body is not None) else head.line.text
+        return first + "".join(members[k].line.text for k in g[1:])
+
+    def col(g: list[int]) -> int:
+        head = members[g[0]]
+        if g[0] == 0 and head.body is not None:
+            t = head.line.text
+            return max(len(t) - len(head.body.lstrip()), 0) if t.endswith(head.body) else 0
+        return len(head.line.text) - len(head.line.text.lstrip())
+
+    widths = [wcswidth("".join(members[k].line.text for k in g)) for g in groups]
+    top = max(widths)
+    out: set[int] = set()
+    for a, (g, nxt) in enumerate(zip(groups, groups[1:])):
+        run = body(g).strip()
+        head = members[nxt[0]]
+        if not run or any(c.isspace() for c in run) or head.kind != "cont" or head.rule == "code-gutter" \
+                or members[g[0]].rule == "code-gutter":
+            continue
+        last = members[g[-1]].line
+        # the prompt band keeps its last column free; a wide character that did not fit leaves one more
+        slack = _RIGHT_MARGIN + (1 if _wide_end(run) else 0)
+        full = (last.width and widths[a] >= last.width - slack) if len(g) == 1 else \
+            (widths[a] >= top - slack and widths[a] > (last.width or 0))
+        t = head.line.text
+        if full and t.strip() and len(t) - len(t.lstrip()) == col(g):
+            out.add(nxt[0])
+    return out
+
+
+def _wide_end(text: str) -> bool:
+    return bool(text) and wcwidth(text[-1]) == 2
 
 
 def _join_wide_wraps(text: str) -> str:
@@ -663,6 +724,41 @@ def _logical_rows(labeled: list[Labeled]) -> list[list[int]]:
     return groups
 
 
+#: columns the prompt band leaves free at its right end
+_RIGHT_MARGIN = 1
+#: the column an answer's text starts at (after `✦ `)
+_ANSWER_COL = 2
+#: what the model draws in answer to a prompt: its `✦` text, its thinking, a tool call
+_MODEL_KINDS = ("assistant", "thinking", "tool_call")
+
+
+def _label_answered_slashes(labeled: list[Labeled]) -> None:
+    """A prompt band opening with `/` is a slash command, unless the CLI
+    knows no such command: then it sends the text to the model as typed
+    (`/sailplan for a 9 m sloop…`), and the model's answer (a `✦` row, its
+    thinking, a tool call) is the first thing drawn under the band. Such a
+    band is a prompt. A command's own output (a box, an `ℹ` notice, a
+    cleared screen, the next prompt) never opens with the model's marks.
+    A `/word` alone stays a command even when the model answers it: a
+    command name mistyped (or completed twice, `/clearlear`), which the
+    CLI forwards as it does any text it cannot run."""
+    n = len(labeled)
+    for i, lb in enumerate(labeled):
+        if lb.rule != "slash-command":
+            continue
+        j = i + 1
+        while j < n and not BAND_BOTTOM.match(labeled[j].line.text) and labeled[j].kind in ("cont", "blank"):
+            j += 1  # the band's own rows (a long prompt wraps)
+        if j >= n or not BAND_BOTTOM.match(labeled[j].line.text):
+            continue
+        j += 1
+        while j < n and labeled[j].kind in ("blank", "chrome"):
+            j += 1
+        m = INPUT_ROW.match(lb.line.text)
+        if m and len(m.group("body").split()) > 1 and j < n and labeled[j].kind in _MODEL_KINDS:
+            lb.kind, lb.rule, lb.body = "user", "prompt", m.group("body")
+
+
 def _label_shell_echoes(labeled: list[Labeled]) -> None:
     """A command run in shell mode (`!` on an empty prompt) is echoed in the
     prompt band as a prompt is, with `$` where a prompt has `>`: ` $ ls -1`
@@ -694,12 +790,27 @@ def _label_boxes(labeled: list[Labeled]) -> None:
         for k in g[1:]:  # the rest of a reflowed row: no text of its own
             labeled[k].kind, labeled[k].rule, labeled[k].body = "chrome", "box-piece", ""
 
+    # the kind of the block each group's row falls in (the last marker row above it)
+    open_kind: list[str | None] = []
+    kind = None
+    for g in groups:
+        open_kind.append(kind)
+        if labeled[g[0]].kind in MARKERS:
+            kind = labeled[g[0]].kind
+
     i, n = 0, len(groups)
     while i < n:
         if BOX_TOP.match(text[i]):
             j = i + 1
             while j < n and not BOX_BOTTOM.match(text[j]) and text[j].lstrip().startswith("│"):
                 j += 1
+            if open_kind[i] == "assistant" and len(text[i]) - len(text[i].lstrip()) >= _ANSWER_COL:
+                # drawn at the answer's text column inside an answer (tool boxes and the
+                # CLI's own boxes start in the first column): a diagram the model wrote
+                for k in range(i, min(j + 1, n) if j < n and BOX_BOTTOM.match(text[j]) else j):
+                    mark(groups[k], "cont", "answer-box", text[k].rstrip())
+                i = j + 1 if j < n and BOX_BOTTOM.match(text[j]) else j
+                continue
             rows = list(range(i + 1, j))
             head = next((k for k in rows if text[k].strip("│ ")), None)
             if len(groups[i]) > 1:

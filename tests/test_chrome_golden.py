@@ -127,6 +127,12 @@ def test_prompts_exact_answers_recalled_no_chrome(cast, screen_only):
             assert got / max(1, drawn) >= DRAWN_FLOOR, (common / len(want_words), drawn, got)
     if got_words:
         assert common / len(got_words) >= 0.9
+    # (a line that looks like chrome but was typed or served as it stands, a box
+    # the model drew, is the conversation's)
+    said = "\n".join(t.get("text") or "" for t in json.loads((cast.parent / "truth.json").read_text())["turns"]
+                     if t["role"] in ("user", "assistant"))
     for t in conv["turns"]:
         if t["role"] in ("user", "assistant"):
-            assert not LEAKS.search(t["text"]), f"chrome in a {t['role']} turn: {t['text'][:200]!r}"
+            for m in LEAKS.finditer(t["text"]):
+                line = t["text"][t["text"].rfind("\n", 0, m.start()) + 1:].split("\n", 1)[0].strip()
+                assert line in said, f"chrome in a {t['role']} turn: {t['text'][:200]!r}"

@@ -22,6 +22,8 @@ from archive.record import Conversation, Source, Turn, conversation_id, turn_key
 
 # the session context Gemini sends first names the workspace
 WORKSPACE = re.compile(r"Workspace Directories:\*\*\n\s*- (\S+)")
+# the part that opens what the CLI adds to a prompt with `@path` mentions (the files' text)
+REFERENCED = "--- Content from referenced files ---"
 # what the CLI tells the model of a command the user ran in shell mode (`!`),
 # stored as a user message: the command, then its output (or a note)
 SHELL_MODE = re.compile(r"\AI ran the following shell command:\n```sh\n(?P<cmd>.*?)\n```"
@@ -83,6 +85,12 @@ class GeminiProvider(BaseProvider):
                     content = m.get("content")
                     if isinstance(content, list) and any(isinstance(p, dict) and "functionResponse" in p for p in content):
                         continue  # tool results are read from the call records below
+                    if isinstance(content, list):
+                        # an `@path` mention: the CLI appends the files' text as parts of
+                        # its own, from a `--- Content from referenced files ---` part on
+                        cut = next((i for i, p in enumerate(content) if isinstance(p, dict)
+                                    and str(p.get("text", "")).strip() == REFERENCED), None)
+                        content = content[:cut] if cut else content
                     text = text_of(content)
                     shell = SHELL_MODE.match(text)
                     if shell:
@@ -93,7 +101,9 @@ class GeminiProvider(BaseProvider):
                                   Turn("tool_call", cmd, name="shell", input={"command": cmd}, ts=ts,
                                        key=turn_key(mid, "shell")),
                                   Turn("tool_result", out if out is not None else shell.group("note") or "", name="shell", ts=ts, key=turn_key(mid, "shell", "out"))]
-                    elif text.startswith("/"):
+                    elif text.startswith("/") and len(text.split()) == 1:
+                        # a command name the CLI does not know is sent on as typed; a
+                        # prompt that merely opens with `/` (a path, `/sailplan for …`) is the user's
                         turns.append(Turn("system", text, ts=ts, key=turn_key(mid), raw=raw))
                     elif text:
                         turns.append(Turn("user", text, ts=ts, key=turn_key(mid), raw=raw))
