@@ -180,8 +180,10 @@ WORD_END = regex.compile(r"(\p{L}+)\W*$")
 WORD_START = regex.compile(r"^(\p{L}+)")  # a row opening with punctuation was cut before it
 #: a word of the session: a run of letters, but not the tail of a contraction
 #: or a possessive (`keeper's`, `don't`) nor a unit after a number (`1s`): a
-#: lone `s` counted as a word made `keep|s` at a fold read as two words
-TOKEN = regex.compile(r"(?<!\p{L}['’]|\p{N})\p{L}+")
+#: lone `s` counted as a word made `keep|s` at a fold read as two words; nor a
+#: file name's extension (`install.sh` in Kimi's farewell made `ordnance
+#: sh|eets` two words)
+TOKEN = regex.compile(r"(?<!\p{L}['’]|\p{N}|[\p{L}\p{N}]\.)\p{L}+")
 
 
 def _lexicon(lines: list[KLine]) -> dict[str, int]:

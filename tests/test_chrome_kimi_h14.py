@@ -17,6 +17,14 @@
 - `• Using uv (astral)` read as a call of a tool named `uv`: Kimi colours
   a call's bullet by its outcome (green, red) and draws an answer's bullet
   in the default colour, which the rule reads now.
+- h14-sh-kimi-zsh-continue-150x44 (150x44, zsh with a right prompt): two
+  Kimi sessions, the second started with `kimi --yolo --continue` (the first
+  session drawn again), an `@README.md` mention typed in a prompt (the file
+  completion opens under the input), a slash popup opened with `/he` and
+  erased before a prompt. A row cut mid-word at the width (`ordnance sh` /
+  `eets.`) was read as two words: the session's lexicon counted `sh` from
+  Kimi's farewell (`install.sh`, once per session); a file name's extension
+  is no word of the session now.
 """
 from __future__ import annotations
 
@@ -28,6 +36,7 @@ from tests.conftest import RECORDINGS, cli_replay, truth_turns
 
 AGENT = "kimi"
 LOOKALIKE = RECORDINGS / AGENT / "h14-kimi-lookalike-101x29"
+ZSH = RECORDINGS / AGENT / "h14-sh-kimi-zsh-continue-150x44"
 
 
 def _answers(conv: dict) -> str:
@@ -78,3 +87,26 @@ def test_long_unbroken_tokens_come_back_whole(screen_only: bool, tmp_path_factor
     assert len(tokens) == 3  # URL, checksum, base64: each longer than the width
     for w in tokens:
         assert w in answers
+
+
+@pytest.mark.parametrize("screen_only", [False, True], ids=["with-inputs", "screen-only"])
+def test_word_cut_at_the_width_is_one_word_though_the_farewell_says_install_sh(
+        screen_only: bool, tmp_path_factory) -> None:
+    conv = cli_replay(ZSH, AGENT, screen_only, tmp_path_factory)
+    answers = _answers(conv)
+    assert "since the first ordnance sheets." in answers
+    assert "sh eets" not in answers
+
+
+@pytest.mark.parametrize("screen_only", [False, True], ids=["with-inputs", "screen-only"])
+def test_two_sessions_with_a_mention_and_an_erased_popup(screen_only: bool, tmp_path_factory) -> None:
+    conv = cli_replay(ZSH, AGENT, screen_only, tmp_path_factory)
+    users = [t["text"] for t in conv["turns"] if t["role"] == "user"]
+    want = [t["text"] for t in truth_turns(ZSH) if t["role"] == "user" and not t.get("kind")]
+    assert "read @README.md and tell me what this project is for" in want
+    assert users == want  # the resumed session's turns come back once, the mention as typed
+    calls = [t["text"] for t in conv["turns"] if t["role"] == "tool_call"]
+    assert calls == ["cat README.md", "ls src/*.py | wc -l"]
+    for t in conv["turns"]:
+        # neither the file completion nor the slash popup reaches a turn
+        assert not re.search(r"^\s+README\.md\s*$|/help\s+Show help information", t["text"], re.M), t
