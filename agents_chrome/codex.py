@@ -33,9 +33,10 @@ import regex
 from wcwidth import wcswidth, wcwidth
 
 from agents_chrome.profile import ChromeProfile
-from agents_chrome.rules import Labeled, LineRule
+from agents_chrome.rules import MARKERS as MARKER_KINDS, Labeled, LineRule
 from agents_chrome.transcript import TLine
 from agents_chrome.turns import Turn
+from agents_chrome.wraps import join_broken_tokens
 from screen.frames import Frame
 from screen.memo import IdentityMemo
 from screen.vscreen import FLAG_BOLD, FLAG_ITALIC
@@ -520,8 +521,11 @@ class CodexProfile(ChromeProfile):
             if thinking:
                 seg[y - a] = THINK_MARK + seg[y - a]
         for ln in lines[a:b]:
-            # rows of wide text drawn to the last cell (the stitched view keeps no width)
-            if not ln.isascii() and len(ln) * 2 >= frame.columns - NEAR_EDGE:
+            # rows of wide text drawn to the last cell (the stitched view keeps no width);
+            # ASCII rows that close (a long token cut there: see wraps.join_broken_tokens)
+            if len(ln) >= frame.columns - NEAR_EDGE and ln.isascii():
+                self._near_alt.add(ln.strip())
+            elif not ln.isascii() and len(ln) * 2 >= frame.columns - NEAR_EDGE:
                 if _to_last_cell(ln, frame.columns):
                     self._full_alt.add(ln.strip())
                 if wcswidth(ln.rstrip()) >= frame.columns - NEAR_EDGE:
@@ -605,6 +609,7 @@ class CodexProfile(ChromeProfile):
                 wrapping = None
             prev = lb
         _prompt_lists(labeled)
+        _answer_rows_like_output(labeled)
         # The header card's rows under `>_ OpenAI Codex` (the directory, with
         # no field name in 0.169) run to its first blank row.
         in_header = False
@@ -689,6 +694,7 @@ class CodexProfile(ChromeProfile):
             # a rendered bullet stands for the `- ` it was typed as
             joined = _join_wide_wraps(text, _full_rows(members, getattr(self, "_full_alt", ())),
                                       _wrappable_rows(members, getattr(self, "_near_alt", ())))
+            joined = join_broken_tokens(joined, _cut_by(members, getattr(self, "_near_alt", ())))
             rows = [regex.sub(r"^(\s*)[•◦▪]\s", r"\1- ", r) for r in joined.splitlines()]
             # a bold run the card wrapped is one run: `**a**` / `**b**` -> `**a` / `b**`
             text = regex.sub(r"\*\*\n(\s*)\*\*", r"\n\1", "\n".join(r for r in rows if r.strip()))
@@ -697,7 +703,8 @@ class CodexProfile(ChromeProfile):
         if kind == "assistant":
             full = _full_rows(members, getattr(self, "_full_alt", ()))
             text = _with_wide_bold(_quote_wraps(_records_as_markdown(_tables_as_markdown(text))), getattr(self, "_wide_bold", {}))
-            return Turn(kind, _join_wide_wraps(text, full, _wrappable_rows(members, getattr(self, "_near_alt", ()))))
+            text = _join_wide_wraps(text, full, _wrappable_rows(members, getattr(self, "_near_alt", ())))
+            return Turn(kind, join_broken_tokens(text, _cut_by(members, getattr(self, "_near_alt", ()))))
         return Turn(kind, text)
 
 
@@ -801,6 +808,15 @@ def _wrappable_rows(members: list[Labeled], alt: "set[str] | frozenset[str]") ->
     its text had a line break."""
     return frozenset(t for lb in members if (t := lb.line.text.strip()) and (
         wcswidth(lb.line.text.rstrip()) >= lb.line.width - NEAR_EDGE if lb.line.width else t in alt))
+
+
+def _cut_by(members: list[Labeled], alt: "set[str] | frozenset[str]"):
+    """Whether a row of a turn's text (its indent and bullet off) may have
+    been cut by the width (see _wrappable_rows), asked only of rows that
+    break a long token."""
+    def cut(row: str) -> bool:
+        return any(w.endswith(row) for w in _wrappable_rows(members, alt))
+    return cut
 
 
 def _to_last_cell(row: str, columns: int) -> bool:
@@ -1431,6 +1447,20 @@ def _prompt_lists(labeled: list[Labeled]) -> None:
         else:
             i = j
     return None
+
+
+def _answer_rows_like_output(labeled: list[Labeled]) -> None:
+    """`  └ two frames of capped brood` after a blank row of an answer is the
+    answer's own text (a line the model opened with the glyph), not a
+    call's output: Codex draws a call's `└` row right under the call, never
+    after a blank row."""
+    opened = None  # kind of the last block opened
+    for k, lb in enumerate(labeled):
+        if (lb.kind == "tool_result" and lb.rule == "tool-output" and opened == "assistant"
+                and k > 0 and labeled[k - 1].kind == "blank"):
+            lb.kind, lb.rule, lb.body = "cont", "answer-row", lb.line.text
+        elif lb.kind in MARKER_KINDS:
+            opened = lb.kind
 
 
 def _explore_call(row: str) -> Turn | list[Turn] | None:

@@ -1,0 +1,100 @@
+"""Rows an agent broke inside one token, told from rows it wrapped at a space.
+
+Agents wrap prose at spaces. A token longer than the row (a URL, a sha256
+digest, a base64 blob) has no space to break at: the agent cuts it where
+the row is full, or at a break its wrapper allows inside it (Codex breaks a
+URL after `?`), and the token goes on, with nothing between, on the next row.
+Both look the same on screen; what tells them apart is length: no word
+wrapped at a space is longer than the text column, so a run of non-blank
+characters ending one row that, with the next row's opening run, is longer
+than the column was one token.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import regex
+from wcwidth import wcswidth
+
+#: the run of non-blank characters that ends a row / opens one
+_TAIL = regex.compile(r"\S+$")
+_HEAD = regex.compile(r"^\S+")
+#: a run that is text, not a drawing: a letter or digit in it
+_WORDY = regex.compile(r"[\p{L}\p{N}]")
+
+
+def _cells(s: str) -> int:
+    return len(s) if s.isascii() else max(wcswidth(s), len(s))
+
+
+def broken_token(row: str, nxt: str, width: int | None, column: int, full: bool = True,
+                 drawn: int | None = None) -> bool:
+    """`row` (its text, right blanks dropped) ends a token that `nxt` (the
+    next row's text from its first non-blank) goes on with.
+
+    `column` is the cells the text column holds (the width less the
+    indent); `width` the row's width: with `full`, `row` (or its last
+    screen row, `drawn` cells, when it is rows joined already) must reach
+    within one cell of it (a wrapper that cuts only where the row is full). Box
+    borders and rules (no letter or digit in a run) are never joined.
+    """
+    if not nxt or not row or row[-1].isspace():
+        return False
+    if full and (not width or (_cells(row) if drawn is None else drawn) < width - 1):
+        return False
+    tail = _TAIL.search(row)
+    head = _HEAD.match(nxt)
+    if tail is None or head is None:
+        return False
+    t, h = tail.group(), head.group()
+    if _cells(t) + _cells(h) <= column:
+        return False
+    return bool(_WORDY.search(t)) and bool(_WORDY.search(h))
+
+
+#: characters after which a wrapper may break inside a token that is not full:
+#: Codex breaks a URL after its query mark or an ampersand
+_BREAK_AFTER = frozenset("?&/=,;-")
+
+
+def join_broken_tokens(text: str, cut: Callable[[str], bool]) -> str:
+    """The rows of `text` (a turn's text, its indent taken off) that break one
+    token, joined with nothing between.
+
+    A paragraph's widest row stands for its text column. A row the width
+    cut (`cut(row)`: drawn to the screen's edge), or one that ends in a
+    character a URL may break after with a run longer than half the
+    column, followed by a row whose opening run makes with its last run
+    more than the column holds, is one line."""
+    rows = text.split("\n")
+    if len(rows) < 2:
+        return text
+    out: list[str] = []
+    para: list[str] = []
+
+    def flush() -> None:
+        if not para:
+            return
+        top = max(_cells(r.rstrip()) for r in para)
+        cur = last = para[0].rstrip()
+        for nxt in para[1:]:
+            q = nxt.strip()
+            if cur and q and broken_token(cur, q, top, top, full=False) and (
+                    (cur[-1] in _BREAK_AFTER and 2 * _cells(_TAIL.search(last).group()) > top)
+                    or cut(last.strip())):
+                cur += q
+            else:
+                out.append(cur)
+                cur = nxt.rstrip()
+            last = nxt.rstrip()
+        out.append(cur)
+        para.clear()
+
+    for r in rows:
+        if r.strip():
+            para.append(r)
+        else:
+            flush()
+            out.append(r)
+    flush()
+    return "\n".join(out)
