@@ -411,9 +411,12 @@ class Parser:
                         cursor.attrs = pen.attrs
                     y = cursor.y
                     line = buffer[y]
-                    if pen.erases_plain and line.__class__ is plain_row and (not line or max(line) < x):
+                    if (pen.erases_plain and line.__class__ is plain_row and (not line or max(line) < x)
+                            and not screen._flip_pending):
                         dirty_add(y)
                         continue
+                if screen._flip_pending:
+                    screen._flip()
                 erase_line(how)
                 continue
             elif i == _PRIV and ((params := m.group(_PRIV_PARAMS)) in _FAST_PRIV or _PLAIN_MODES[params]):
@@ -451,6 +454,8 @@ class Parser:
                     screen._last_char = last[-1]
                     last = ""
                 screen._pen = pen
+                if screen._flip_pending:
+                    screen._flip()
                 handlers[i](m)  # type: ignore[index]
                 pen = screen._pen
                 cursor, buffer, dirty_add = screen.cursor, screen.buffer, screen.dirty.add
@@ -461,6 +466,8 @@ class Parser:
             x = cursor.x
             end = x + len(text)
             if end > cols or not plain or screen._zwj:
+                if screen._flip_pending:
+                    screen._flip()
                 draw(text)  # wraps, charsets, insert mode, a joiner pending
                 last = ""  # `draw` kept its own
                 continue
@@ -474,11 +481,15 @@ class Parser:
                 if not narrow:
                     # Wide or zero-width characters that fit: what `draw` does with them.
                     screen._pen = pen
+                    if screen._flip_pending:
+                        screen._flip()
                     draw_mixed(text)
                     last = text
                     continue
             y = cursor.y
             line = buffer[y]
+            if line.__class__ is plain_row and screen._flip_pending:
+                screen._track_for(line, end)  # what `_flip` then this write would do to it
             if line.wide:
                 unsplit_wide(line, x, end, cols)
             if end - x >= _RUN_MIN:
@@ -492,7 +503,7 @@ class Parser:
                     line[x] = cells[ch]
                     x += 1
             else:  # a row that tracks what is written (autowrap off): one call, not one per cell
-                line.update(zip(range(x, end), map(pen.cells.__getitem__, text)))
+                line.put(x, list(map(pen.cells.__getitem__, text)))
             cursor.x = end
             dirty_add(y)
             last = text

@@ -153,6 +153,10 @@ class Row(StaticDefaultDict):  # type: ignore[type-arg]
     again = False  # a blank row a reflow brought back from history (HistoryLine.again)
     fill: Char | None = None  # the blank an erase in a background colour left (not "used")
 
+    def put(self, x: int, cells: list[Char]) -> None:
+        """`cells` written at columns x, x+1, ... (all on the row)."""
+        dict.update(self, zip(range(x, x + len(cells)), cells))
+
 
 def _alloc(n: int, cols: int) -> int:
     """How many cells tmux holds for a row written up to `n` (grid_expand_line)."""
@@ -173,14 +177,28 @@ class _NoWrapRow(Row):
 
     size = 0
     seen = 0
+    loose = False  # a cell was written past `seen` (one `_settle` may drop) since tracked
     owner: Any = None  # the screen: its width is what the row grows by
 
     def __setitem__(self, x: int, c: Char) -> None:
         dict.__setitem__(self, x, c)
-        if x >= self.seen and (x < self.size or c != _BLANK):
-            self.seen = x + 1
-            if x >= self.size:
-                self.size = _alloc(x + 1, self.owner.columns)
+        if x >= self.seen:
+            if x < self.size or c != _BLANK:
+                self.seen = x + 1
+                if x >= self.size:
+                    self.size = _alloc(x + 1, self.owner.columns)
+            else:
+                self.loose = True
+
+    def put(self, x: int, cells: list[Char]) -> None:
+        """`Row.put`, tracked as `update` tracks columns written in order."""
+        m = x + len(cells) - 1
+        if m < self.size:  # all inside what the row holds: every cell counts
+            dict.update(self, zip(range(x, m + 1), cells))
+            if m >= self.seen:
+                self.seen = m + 1
+            return
+        self.update(dict(zip(range(x, m + 1), cells)))
 
     def update(self, other: Any = (), **kw: Any) -> None:
         if not isinstance(other, dict):
@@ -221,6 +239,8 @@ class _NoWrapRow(Row):
                     if x >= size:
                         size = _alloc(x + 1, cols)
         self.seen, self.size = seen, size
+        if m >= seen:
+            self.loose = True
 
 
 class _UntrackedRow(Row):
@@ -248,6 +268,10 @@ class _UntrackedRow(Row):
     def update(self, other: Any = (), **kw: Any) -> None:
         self.owner._touch(self)
         self.update(other, **kw)
+
+    def put(self, x: int, cells: list[Char]) -> None:
+        self.owner._touch(self)
+        self.put(x, cells)
 
     def __delitem__(self, x: int) -> None:
         self.owner._touch(self)
@@ -498,6 +522,7 @@ class VirtualScreen(pyte.Screen):
         self._blanks: dict[Char, Char] = {}
         self._untracked_row = type("_UntrackedRow", (_UntrackedRow,), {"owner": self})
         self._nowrap: list[Row] = []  # rows made `_NoWrapRow`s since autowrap went off
+        self._flip_pending = False  # autowrap went off and the rows are not `_UntrackedRow`s yet (`_flip`)
         super().__init__(columns, lines)
         self.buffer = self._new_buffer()
         self.parser = Parser(self)
@@ -1171,7 +1196,18 @@ class VirtualScreen(pyte.Screen):
         row.owner = self
         row.seen = _extent(row)
         row.size = _alloc(row.seen, self.columns)
+        row.loose = False
         self._nowrap.append(row)
+
+    def _track_for(self, line: Row, end: int) -> None:
+        """A plain row (`_flip` pending) is about to take cells below `end`
+        from the parser's loop: tracked, as `_flip` and the write would do,
+        unless they all land inside its extent, where tracking it would
+        change nothing (every cell counts, `seen` stays the extent, which
+        this write does not move: a later change tracks it the same)."""
+        if end <= _extent(line) and line.fill is None and not line.wide:
+            return
+        self._track(line)
 
     def _settle(self, line: Row) -> bool:
         """Drop the default blanks past what tmux holds of the row (`_NoWrapRow`);
@@ -1198,12 +1234,25 @@ class VirtualScreen(pyte.Screen):
         return rows
 
     def _autowrap_off(self) -> None:
-        """Rows are tracked when first changed (`_UntrackedRow`), not now."""
+        """Rows are tracked when first changed (`_UntrackedRow`), not now;
+        and made `_UntrackedRow`s only when something other than the
+        parser's own loop is about to change rows (`_flip`): kimi-cli switches
+        autowrap off around every render and most renders write a word or
+        two, which the loop tracks row by row (`Parser.feed`)."""
+        self._nowrap = []
+        self._flip_pending = True
+
+    def _flip(self) -> None:
+        """What `_autowrap_off` left for later: the rows of the screen that
+        are plain `Row`s now were plain when autowrap went off (a row made
+        since then with autowrap off is a `_NoWrapRow`, `_new_row`, and
+        nothing else makes rows between two `_flip` calls), unchanged since
+        but for the parser loop's writes, which tracked their rows first."""
+        self._flip_pending = False
         cls = self._untracked_row
         for row in self._rows():
             if row.__class__ is Row:
                 row.__class__ = cls
-        self._nowrap = []
 
     def _touch(self, row: Row) -> None:
         """An `_UntrackedRow` is about to change: tracked if autowrap is off, else plain again."""
@@ -1214,6 +1263,8 @@ class VirtualScreen(pyte.Screen):
 
     def _track_all(self) -> None:
         """Track every row not tracked yet (before a resize changes the width `_track` reads)."""
+        if self._flip_pending:
+            self._flip()
         if mo.DECAWM not in self.mode:
             for row in self._rows():
                 if isinstance(row, _UntrackedRow):
@@ -1222,15 +1273,22 @@ class VirtualScreen(pyte.Screen):
     def _autowrap_on(self) -> None:
         """Autowrap comes back: the rows drawn without it are settled, and
         plain again (the others are made plain when next changed)."""
+        self._flip_pending = False
         if self._nowrap:
-            live = set(map(id, self._rows()))
+            # A row that left the screen since (scrolled into history,
+            # erased away) is not settled; which rows are still on it is
+            # looked up only when a row has blanks to drop (most have none).
+            live: set[int] | None = None
             for row in self._nowrap:
-                if type(row) is _NoWrapRow and id(row) in live:
-                    if self._settle(row):
-                        self.dirty.update(range(self.lines))
-                    row.__class__ = Row
-                    for name in ("owner", "seen", "size"):
-                        row.__dict__.pop(name, None)
+                if type(row) is _NoWrapRow:
+                    if row.loose and row and row.fill is None and max(row) >= max(row.seen, row.used):
+                        if live is None:
+                            live = set(map(id, self._rows()))
+                        if id(row) not in live:
+                            continue
+                        if self._settle(row):
+                            self.dirty.update(range(self.lines))
+                    row.__class__ = Row  # its `owner`, `seen` and `size` are read only while tracked
             self._nowrap = []
 
     # -- modes ------------------------------------------------------------------

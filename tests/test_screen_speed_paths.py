@@ -15,7 +15,7 @@ from hypothesis import given, settings, strategies as st
 from screen.parser import compile_sgr, compile_sgr_params
 from pyte.screens import Char
 
-from screen.vscreen import _BLANK, VirtualScreen, _NoWrapRow
+from screen.vscreen import _BLANK, Row, VirtualScreen, _NoWrapRow
 
 COMPONENT = st.one_of(st.integers(0, 999), st.sampled_from([0, 2, 5, 58, 255, 256]))
 
@@ -167,6 +167,45 @@ def test_a_row_without_autowrap_takes_a_run_as_cell_by_cell(cols, seen, size, wr
         a.update(run)
         _update_cell_by_cell(b, run)
         assert (a.seen, a.size, dict(a)) == (b.seen, b.size, dict(b))
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.integers(1, 40), st.lists(st.tuples(st.integers(0, 39), st.lists(st.sampled_from(["a", " ", "bg"]),
+                                                                        min_size=1, max_size=40)),
+                                     min_size=1, max_size=5))
+def test_a_row_without_autowrap_takes_cells_put_in_order_as_cell_by_cell(cols, writes):
+    # `_NoWrapRow.put` (the parser loop's write) tracks what writing the
+    # cells one at a time tracks; a row not `loose` holds no cell that
+    # settling it would drop (autowrap coming back checks only loose rows).
+    owner = VirtualScreen(cols, 2)
+    a, b = _NoWrapRow(_BLANK), _NoWrapRow(_BLANK)
+    for r in (a, b):
+        r.owner = owner
+    kinds = {"a": Char("a"), " ": _BLANK, "bg": Char(" ", bg="red")}
+    for lo, cells in writes:
+        cells = [kinds[k] for k in cells][:max(cols - lo, 0)]
+        if not cells:
+            continue
+        a.put(lo, cells)
+        _update_cell_by_cell(b, dict(zip(range(lo, lo + len(cells)), cells)))
+        assert (a.seen, a.size, dict(a)) == (b.seen, b.size, dict(b))
+        if not a.loose:
+            assert all(x < max(a.seen, a.used) for x in a)
+
+
+def test_autowrap_off_and_on_leaves_rows_it_did_not_write_alone():
+    # kimi-cli's render: autowrap off, a word typed at the end of the input
+    # line, autowrap on. Only the written row is tracked, and rows stay
+    # plain `Row`s until something other than the parser's loop changes them.
+    s = VirtualScreen(20, 4)
+    s.feed("z\x1b[2;1Hab cd\x1b[4;1H  ")
+    s.feed("\x1b[?7l\x1b[2;6Hx")
+    assert s._flip_pending and type(s.buffer[1]) is _NoWrapRow
+    assert type(s.buffer[0]) is type(s.buffer[3]) is Row
+    s.feed("\x1b[?7h")
+    assert not s._flip_pending and all(type(r) is Row for r in s.buffer.values())
+    s.feed("\x1b[?7l\x1b[4;1H\x1b[2P")  # a handler (DCH) changes rows: they are flipped first
+    assert not s._flip_pending and type(s.buffer[3]) is _NoWrapRow and type(s.buffer[0]) is not Row
 
 
 # Mode switches and line breaks the parser handles in its loop, against the
