@@ -214,6 +214,8 @@ class FrameBuilder:
         self._spans = SpanCache()
         self._count = 0
         self._hist_mark = 0
+        self._kept_at_top: list = []  # `VirtualScreen.kept_at_top` until the next drawing
+        self._in_string = False  # while it waits: the output so far ends inside an OSC or DCS string
         self._returned_mark = 0
         self._inputs: list[str] = []
         self._dirty = False  # output since the last frame
@@ -311,6 +313,8 @@ class FrameBuilder:
                 self._flush_carry()
                 plain, old_start = self._plain_from, self._line_start()
                 self.screen.resize(lines=size[1], columns=size[0])
+                self._kept_at_top = self.screen.kept_at_top
+                self._in_string = False
                 self._plain_from = self._plain_across_resize(plain, old_start)
                 self._plain_text = self._plain_text and self._plain_from is not None
                 self._mark("resize")
@@ -442,6 +446,14 @@ class FrameBuilder:
         feed = self._feed_tracked
         if self._carry:
             data, self._carry = self._carry + data, ""
+        if self._kept_at_top:
+            i, self._in_string = _first_drawn(data, self._in_string)
+            if i is not None:
+                kept, self._kept_at_top = self._kept_at_top, []
+                if i:
+                    self._feed_output(data[:i])
+                    data = data[i:]
+                self._kept_wiped(kept)
         cut = _PARTIAL.search(data, max(0, len(data) - 16))
         if cut is not None:
             # a control sequence cut by the event's end: held back and fed
@@ -498,6 +510,32 @@ class FrameBuilder:
         if pos < len(data):
             feed(data[pos:])
 
+    def _kept_wiped(self, kept: list) -> None:
+        """The program's first drawing after a shrink: were the rows the shrink
+        kept at the top (`VirtualScreen.kept_at_top`) erased before it?
+
+        A program that redraws "the last screenful" after the terminal got
+        shorter believes the rows above it scrolled off, as xterm scrolls
+        them; tmux dropped blank rows below the cursor instead and kept those
+        rows at the top, where the program's wipe (row after row, or a clear
+        of its own) erases them: shown, and in no history. They go to the
+        history now, where they would have scrolled, with a mark after them
+        (a reprint may repeat some). Told by the bytes' order alone: the
+        wipe may be cut across events."""
+        s = self.screen
+        if s.alternate or not any(e.text.strip() for e in kept):
+            return
+        buf = s.buffer
+        for y in range(min(len(kept), s.lines)):
+            row = buf.get(y)
+            if row and any(c.data.strip() for c in row.values()):
+                return
+        at = s.history_total
+        s.record_rows(kept)
+        # a mark the wipe set where the rows now go moves after them
+        self._marks = [(p, why) for p, why in self._marks if not (p == at and why == "clear")]
+        self._mark("clear")
+
     def _reaches_top(self, run: str) -> bool:
         """A run of cursor moves (see `_UP`), fed from where the cursor is now,
         takes it up to the top row of the main screen."""
@@ -528,6 +566,37 @@ class FrameBuilder:
     def drain(self) -> list[Frame]:
         out, self._ready = self._ready, []
         return out
+
+
+def _first_drawn(data: str, in_string: bool = False) -> tuple[int | None, bool]:
+    """Where the first character that draws is in `data` (outside control
+    sequences and strings; control characters draw nothing), or None; and
+    whether `data` ends inside a string (OSC, DCS: a title cut across
+    events). `in_string`: `data` opens inside one."""
+    pos, n = 0, len(data)
+    if in_string:
+        m = _STRING_END.search(data)
+        if m is None:
+            return None, True
+        pos = m.end()
+    while pos < n:
+        ch = data[pos]
+        if ch == "\x1b":
+            m = _ESC_AT.match(data, pos)
+            kind = data[pos + 1:pos + 2]
+            opens = kind in ("]", "P", "X", "^", "_")
+            if m is None or ((opens or kind == "[") and m.end() == pos + 2):
+                # cut at the event's end (a string goes on in the next event)
+                return None, opens
+            pos = m.end()
+        elif ch < " " or ch == "\x7f":
+            pos += 1
+        else:
+            return pos, False
+    return None, False
+
+
+_STRING_END = re.compile(r"\x07|\x1b\\")
 
 
 def iter_frames(reader: CastReader, scrollback: int = 10_000, gap: float = DEFAULT_GAP,

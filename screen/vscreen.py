@@ -500,6 +500,12 @@ class VirtualScreen(pyte.Screen):
         # rows a resize brought back from history that left the top again unchanged
         # (not recorded twice): a reader counting rows by the history counts these too
         self.history_returned = 0
+        # After the last resize shrank the main screen: the rows at its top that
+        # a terminal keeping the bottom rows (xterm) would have scrolled off,
+        # where tmux dropped blank rows below the cursor instead. A program
+        # redrawing "the last screenful" after the shrink believes them gone
+        # into the scrollback and wipes them (see `screen.frames`).
+        self.kept_at_top: list[HistoryLine] = []
         self.alternate = False
         self.synchronized = False
         self.sync_updates = 0  # completed synchronized updates
@@ -549,17 +555,7 @@ class VirtualScreen(pyte.Screen):
         history (not the history when `record` is off)."""
         if self.alternate:
             return
-        cols = self.columns
-        if line:
-            self._settle(line)
-            cells = row_cells(line, cols)
-            text = cells_text(cells)
-            used = _extent(line)
-            entry = HistoryLine(cells, text, cols, line.wrapped, used if used < cols else cols)
-        elif line is None:
-            entry = HistoryLine((), "", cols, False, 0)
-        else:
-            entry = HistoryLine((), "", cols, line.wrapped, min(line.used, cols))
+        entry = self._history_entry(line)
         if self.scrollback_limit:
             self.scrollback.append(entry)
             if scrolled:
@@ -571,6 +567,24 @@ class VirtualScreen(pyte.Screen):
         if line is not None and line.again and not entry.text:
             entry.again = True
         self._record(entry)
+
+    def record_rows(self, entries: "list[HistoryLine]") -> None:
+        """Rows into the history record only (not the terminal's scrollback)."""
+        for entry in entries:
+            self._record(entry)
+
+    def _history_entry(self, line: Row | None) -> HistoryLine:
+        """A main-screen row as the history keeps it."""
+        cols = self.columns
+        if line:
+            self._settle(line)
+            cells = row_cells(line, cols)
+            text = cells_text(cells)
+            used = _extent(line)
+            return HistoryLine(cells, text, cols, line.wrapped, used if used < cols else cols)
+        if line is None:
+            return HistoryLine((), "", cols, False, 0)
+        return HistoryLine((), "", cols, line.wrapped, min(line.used, cols))
 
     def _record(self, entry: HistoryLine) -> None:
         self.history.append(entry.text)
@@ -1501,6 +1515,7 @@ class VirtualScreen(pyte.Screen):
     def _resize_main(self, lines: int, columns: int) -> None:
         old_lines = self.lines
         cursor, buf = self.cursor, self.buffer
+        self.kept_at_top = []
         if lines < old_lines:
             needed = old_lines - lines
             avail = min(old_lines - 1 - cursor.y, needed)
@@ -1508,6 +1523,9 @@ class VirtualScreen(pyte.Screen):
                 for y in range(old_lines - avail, old_lines):
                     buf.pop(y, None)
                 needed -= avail
+                # the rows a terminal that keeps the bottom rows (xterm) would
+                # have scrolled off instead, as they are now: see `kept_at_top`
+                self.kept_at_top = [self._history_entry(buf.get(y)) for y in range(needed, needed + avail)]
             if needed > 0:
                 for y in range(needed):
                     self._push_history(buf.get(y))
