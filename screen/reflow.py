@@ -14,6 +14,7 @@ after a resize are compared with tmux's, row by row.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any
 
 Cell = Any  # a pyte Char; a wide character's right half has data ""
@@ -33,6 +34,14 @@ class RLine:
     dead: bool = False
 
 
+_DATA = itemgetter(0)  # a cell's character (`Char.data`)
+
+
+def _has_stub(cells: list[Cell]) -> bool:
+    """Whether a wide character's right half (data "") is among `cells` (in C)."""
+    return "" in map(_DATA, cells)
+
+
 def _width(cells: list[Cell], i: int) -> int:
     """Cells a character takes: 2 when the next cell is its stub, 0 for the stub."""
     if cells[i].data == "":
@@ -42,7 +51,7 @@ def _width(cells: list[Cell], i: int) -> int:
 
 def _measure(cells: list[Cell], sx: int) -> tuple[int, int]:
     """(width, at): the row's width and the index of the first cell past `sx`."""
-    if not any(c.data == "" for c in cells):
+    if not _has_stub(cells):
         n = len(cells)
         return n, (sx if n > sx else n)
     width = at = 0
@@ -110,21 +119,30 @@ class Reflow:
                     break
                 lines += 1
                 continue
-            w = _width(line.cells, 0)
-            if width + w > sx:
-                break
-            width += w
-            gl.cells.append(line.cells[0])
-            frm = line
-            want = 1
             n = len(line.cells)
-            while want < n:
-                w = _width(line.cells, want)
+            if not _has_stub(line.cells):
+                # one cell per character: as many as fit, at once
+                if width + 1 > sx:
+                    break
+                want = min(n, sx - width)
+                gl.cells.extend(line.cells[:want])
+                width += want
+                frm = line
+            else:
+                w = _width(line.cells, 0)
                 if width + w > sx:
                     break
                 width += w
-                gl.cells.append(line.cells[want])
-                want += 1
+                gl.cells.append(line.cells[0])
+                frm = line
+                want = 1
+                while want < n:
+                    w = _width(line.cells, want)
+                    if width + w > sx:
+                        break
+                    width += w
+                    gl.cells.append(line.cells[want])
+                    want += 1
             gl.seen = gl.seen and line.seen
             lines += 1
             if not wrapped or want != n or width == sx:
@@ -155,16 +173,27 @@ class Reflow:
         target.append(line)
         lines = 2
         width = 0
-        for i in range(at, len(cells)):
-            w = _width(cells, i)
-            if width + w > sx:
-                line.wrapped = True
-                line = RLine([], False, gl.seen)
-                target.append(line)
-                lines += 1
-                width = 0
-            width += w
-            line.cells.append(cells[i])
+        if sx > 0 and not _has_stub(cells):
+            # one cell per character: rows of `sx` cells, the last one shorter
+            for i in range(at, len(cells), sx):
+                if width:
+                    line.wrapped = True
+                    line = RLine([], False, gl.seen)
+                    target.append(line)
+                    lines += 1
+                line.cells = list(cells[i:i + sx])
+                width = len(line.cells)
+        else:
+            for i in range(at, len(cells)):
+                w = _width(cells, i)
+                if width + w > sx:
+                    line.wrapped = True
+                    line = RLine([], False, gl.seen)
+                    target.append(line)
+                    lines += 1
+                    width = 0
+                width += w
+                line.cells.append(cells[i])
         if was_wrapped:
             line.wrapped = True
         gl.dead = True

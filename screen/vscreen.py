@@ -37,7 +37,7 @@ from pyte.screens import Char, Cursor, Margins, StaticDefaultDict
 from wcwidth import wcwidth
 
 from screen.parser import Parser
-from screen.reflow import RLine, reflow
+from screen.reflow import RLine, _has_stub, reflow
 
 # DEC private modes, in pyte's shifted encoding.
 ALT_1049 = 1049 << 5
@@ -1550,7 +1550,7 @@ class VirtualScreen(pyte.Screen):
         row = Row(self.default_char)
         if cells:
             row.update(zip(range(len(cells)), cells))
-            if any(c.data == "" for c in cells):
+            if _has_stub(cells):
                 row.wide = True
         if wrapped:
             row.wrapped = True

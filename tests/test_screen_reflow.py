@@ -210,3 +210,46 @@ CASES = {
 def test_resizes_and_wide_characters_match_tmux(name):
     cols, rows, steps = CASES[name]
     same_as_tmux(cols, rows, steps)
+
+
+# -- the reflow's shortcut for rows of one-cell characters ------------------------
+
+_NARROW_CELLS = st.lists(st.sampled_from("ab "), max_size=30)
+_REFLOW_LINES = st.lists(st.tuples(st.one_of(_NARROW_CELLS, st.lists(st.sampled_from(["a", "日"]), max_size=12)),
+                                   st.booleans(), st.booleans()), min_size=1, max_size=10)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_REFLOW_LINES, st.integers(1, 25), st.integers(0, 10), st.integers(0, 30), st.data())
+def test_rows_of_one_cell_characters_reflow_as_cell_by_cell(lines, sx, hscrolled, cx, data):
+    # A row without wide characters is joined and split a run of cells at a
+    # time (`_has_stub` false), a row with them a cell at a time; both ways
+    # lay out the same rows.
+    from pyte.screens import Char
+
+    import screen.reflow as rf
+
+    def make() -> list:
+        out = []
+        for chars, wrapped, seen in lines:
+            cells = []
+            for ch in chars:
+                cells += [Char(ch), Char("")] if ch == "日" else [Char(ch)]
+            out.append(rf.RLine(cells, wrapped, seen))
+        return out
+
+    sy = data.draw(st.integers(1, len(lines)))
+    cy = data.draw(st.integers(0, len(lines) - 1))
+
+    def laid_out(result: tuple) -> tuple:
+        out, hsize, hsc, cursor = result
+        return [(ln.cells, ln.wrapped, ln.seen) for ln in out], hsize, hsc, cursor
+
+    fast = laid_out(rf.reflow(make(), sx, sy, hscrolled, (cx, cy)))
+    real = rf._has_stub
+    try:
+        rf._has_stub = lambda cells: True  # every row the cell-by-cell way
+        slow = laid_out(rf.reflow(make(), sx, sy, hscrolled, (cx, cy)))
+    finally:
+        rf._has_stub = real
+    assert fast == slow
