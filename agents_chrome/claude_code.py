@@ -28,6 +28,7 @@ from agents_chrome.input_line import InputLine
 from agents_chrome.profile import ChromeProfile, per_frame
 from agents_chrome.rules import Labeled, LineRule
 from agents_chrome.transcript import TLine, fold_reprints
+from agents_chrome.wraps import broken_token
 from agents_chrome.turns import Turn
 from screen.frames import Frame
 
@@ -49,6 +50,12 @@ SUMMARY_PATTERN = (
     r"(?i:\b(ran|read|listed|searched for|searched|wrote|edited|updated|created|fetched|found)\s+"
     r"(\d+)\s+(shell commands?|files?|director(?:y|ies)|patterns?|lines?|pages?|urls?|matches|results?|todos?))")
 SUMMARY = regex.compile(SUMMARY_PATTERN)
+#: the row of a collapsed group is its phrases and nothing else: joined by commas, then
+#: `· 1 failed`, and the key hint (cut where the width ends); an answer's sentence that
+#: opens the same way (`Read 2 files before you change …`) goes on in words
+SUMMARY_ROW = (SUMMARY_PATTERN + r"(?:,\s+" + SUMMARY_PATTERN + r")*"
+               r"(?:,\s+(?i:ran|read|listed|searched|wrote|edited|updated|created|fetched|found)\b[\w ]*)?"
+               r"(?:\s+·\s+\d+\s+failed)?…?(?:\s+\((?i:ctrl|shift|alt|meta|cmd)\+\w+[^()]*\)?)?")
 SUMMARY_TOOL = {"ran": "Bash", "read": "Read", "listed": "LS", "searched": "Grep", "searched for": "Grep",
                 "wrote": "Write", "edited": "Edit", "updated": "Edit", "created": "Write",
                 "fetched": "WebFetch", "found": "Glob"}
@@ -84,7 +91,9 @@ class ClaudeCodeProfile(ChromeProfile):
         LineRule("logo", "chrome", LOGO.pattern),
         LineRule("logo-still", "chrome", LOGO_STILL.pattern),
         LineRule("logo-continued", "chrome", LOGO_CONTINUED.pattern),
-        LineRule("status-star", "chrome", rf"^\s*{STAR}\s+\S+(…|\s+for\s+\d)"),
+        # `✻ Cooked for 3s · done 7:06 AM`, `✻ Waiting for 1 background agent to finish`,
+        # `✢ Hullaballooing…`: a time with its unit (an answer's `✻ Cooked for 2 hours` is no status)
+        LineRule("status-star", "chrome", rf"^\s*{STAR}\s+\S+(…|\s+for\s+\d+(?:[smh]\b|\s+background\b))"),
         LineRule("status-star-tokens", "chrome", rf"^\s*{STAR}\s+.*(\d+s\b|tokens|esc to interrupt)"),
         # the thinking time alone, as the full-screen renderer draws it under
         # the prompt ("Thought for 1s") or while it thinks ("● Thinking for 1s…")
@@ -93,7 +102,7 @@ class ClaudeCodeProfile(ChromeProfile):
         # a collapsed group, possibly after the thinking time that preceded it:
         # "Thought for 1s, read 2 files (ctrl+o to expand)"
         LineRule("tool-summary", "tool_call", r"^\s{1,4}(?P<body>(?:(?i:thought|thinking)\b[^,]{0,30},\s+)?"
-                 + SUMMARY_PATTERN + r".*)$"),
+                 + SUMMARY_ROW + r")\s*$"),
         LineRule("expand-hint", "chrome", r"^\s*(⎿\s+)?…\s*\+\d+\s+lines?\b.*(ctrl\+\w|expand)"),
         LineRule("ctrl-hint", "chrome", r"\((ctrl|shift|alt)\+\w+ to [\w ]+\)\s*$"),
         LineRule("tip", "chrome", r"^\s*(⎿\s+)?(※\s*)?Tip:"),
@@ -119,7 +128,10 @@ class ClaudeCodeProfile(ChromeProfile):
         LineRule("empty-prompt", "chrome", r"^❯\s*$"),
         LineRule("prompt", "user", r"^❯\s(?P<body>.*)$"),
         LineRule("tool-call", "tool_call", r"^●\s+(?P<body>([A-Z][A-Za-z0-9_]*|mcp__\S+)\(.*)$"),
-        LineRule("tool-output", "tool_result", r"^\s{0,4}⎿\s{1,3}(?P<body>.*)$"),
+        # a tool's output opens `  ⎿  ` (two spaces, or a space and a no-break space); an
+        # answer's own row that opens with the glyph (`⎿ tested at low water`, markdown drawn
+        # under the answer's indent) has one plain space after it
+        LineRule("tool-output", "tool_result", r"^\s{0,4}⎿(?:\s{2,3}|\s*$)(?P<body>.*)$"),
         LineRule("thinking", "thinking", rf"^\s*(∴|{STAR})\s+(?P<body>Thinking.*)$"),
         # a background agent reporting back: `● Agent "Skim the notes" finished · 1s` (the UI's
         # notice; the model's answer to it follows as an answer of its own)
@@ -330,8 +342,12 @@ class ClaudeCodeProfile(ChromeProfile):
         self._pasted: dict[str, str] = {}
         keys = InputLine()
 
+        self._alt_widths: set[int] = set()
+
         def tap(frames: Iterable[Frame]) -> Iterator[Frame]:
             for f in frames:
+                if f.alternate:
+                    self._alt_widths.add(f.columns)
                 for sent in keys.feed(f.inputs):
                     key = _markless(_FENCE_ROW.sub("", sent))
                     if key:
@@ -345,7 +361,7 @@ class ClaudeCodeProfile(ChromeProfile):
         self._boxed: dict[str, list[str]] = {}
         lines = super().transcript(tap(self._new_text_only(self._laid_out(frames))))
         lines = _drop_input_boxes(_without_restored_rows(lines))
-        return _join_wide_wraps(_join_reflowed(fold_reprints(lines, HEADER)))
+        return _join_broken_tokens(_join_wide_wraps(_join_reflowed(fold_reprints(lines, HEADER))), self._alt_widths)
 
     # -- turns ------------------------------------------------------------
     def label(self, lines: list[TLine]) -> list[Labeled]:
@@ -1041,6 +1057,49 @@ def _join_wide_wraps(lines: list[TLine]) -> list[TLine]:
                 continue
         out.append(ln)
     return out
+
+
+def _join_broken_tokens(lines: list[TLine], widths: "set[int] | frozenset[int]" = frozenset()) -> list[TLine]:
+    """A token longer than the row (a URL, a digest, a base64 blob), joined
+    again where Claude Code broke it.
+
+    Claude Code wraps prose at spaces; a word longer than the width is cut
+    where the row is full and goes on, with nothing between, at the next
+    row's text column. A row filled to within one cell of its width whose
+    last run of non-blank characters, with the next row's first, is longer
+    than the text column holds (no word wrapped at a space is) is one line
+    (see wraps.broken_token). The width is the terminal's when the row was
+    drawn, or (full screen, where rows keep none) a width the alternate
+    screen had (`widths`) that the row reaches.
+    """
+    out: list[TLine] = []
+    drawn = 0  # cells of the last row drawn (a joined line's last row)
+    for ln in lines:
+        text = ln.text.rstrip()
+        if not text:
+            out.append(ln)
+            continue
+        prev = out[-1] if out else None
+        if prev is not None and _same_screen(prev, ln) and prev.text.strip():
+            p = prev.text.rstrip()
+            # (full screen: the row is cut where it reaches a width the screen had)
+            limit = prev.width or next((w for w in widths if w - 1 <= drawn <= w), 0)
+            body = text.lstrip()
+            indent = len(text) - len(body)
+            if indent > 0 and broken_token(p, body, limit, limit - indent, drawn=drawn) \
+                    and indent in _text_columns(p):
+                out[-1] = dataclasses.replace(prev, text=p + body, wrapped=ln.wrapped)
+                drawn = len(text) if text.isascii() else wcswidth(text)
+                continue
+        out.append(ln)
+        drawn = len(text) if text.isascii() else wcswidth(text)
+    return out
+
+
+def _text_columns(row: str) -> tuple[int, int]:
+    """Where a row's text starts, and where its marker's text does (`● `, `❯ `, `- `)."""
+    lead = _LEAD.match(row)
+    return (len(lead.group(1)), lead.end()) if lead else (0, 0)
 
 
 _BOX_ROW = regex.compile(r"^\s*│.*│\s*$")

@@ -1,0 +1,122 @@
+"""Claude Code chrome on real recordings: what the h14 round found, asserted on
+every Claude Code recording that shows the situation (never on one case by
+name), against its truth.json, as recorded and with the input events removed:
+
+- a token longer than the row (a URL in a prompt, a digest or a base64 blob in
+  an answer) is cut by Claude Code where the row is full and goes on, with
+  nothing between, on the next row. It came back cut in two (`fields=\\nlevel`),
+  a prompt no longer as typed and the token's words lost. A row filled to its
+  width whose last run, with the next row's first, is longer than the text
+  column holds (no word wrapped at a space is) is now one line; a row filled
+  to its width by a word wrap (`... the token looks` / `valid`) stays two.
+- an answer line opening with the tool-output glyph (`⎿ tested at low
+  water`, one space after it) opened a tool result that took the rest of the
+  answer. A tool's output row opens `⎿` and two blanks (a space and a space
+  or a no-break space): only such a row is one now.
+- an answer paragraph that opens like a collapsed tool group (`Read 2 files
+  before you change the logger config`, `Ran 3 shell commands on the hut
+  modem …`) was read as a tool call, and one that opens like the status row
+  (`✻ Cooked for 2 hours at the quay`) as chrome: the words were lost. A
+  group's row is its phrases and nothing else (joined by commas, then
+  `· N failed` and the key hint); a status row's time has its unit (`3s`,
+  `1m`) or waits for a background agent.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import regex
+
+from tests.conftest import cli_replay, meta_of, truth_turns
+from tests.test_chrome_claude_code_h5 import CASES
+
+WAYS = [False, True]  # as recorded, and with every input event removed
+
+
+def _norm(s: str) -> str:
+    return " ".join(s.split())
+
+
+def _width(case: Path) -> int:
+    """the recording's width as it started (a token longer than it is cut at any later width
+    the rounds recorded: none narrowed a terminal to half)"""
+    return int(meta_of(case)["cols"])
+
+
+def _long_tokens(case: Path) -> list[tuple[int, str, str]]:
+    """(turn index, role, token) of every prompt or answer token wider than the
+    narrowest width the recording had"""
+    w = _width(case)
+    out = []
+    for i, t in enumerate(truth_turns(case)):
+        if t["role"] in ("user", "assistant") and not t.get("kind"):
+            out += [(i, t["role"], tok) for tok in t["text"].split() if len(tok) > w and tok.isascii() and regex.search(r"\w", tok)]
+    return out
+
+
+def _glyph_lines(case: Path) -> list[str]:
+    """answer lines that open with the tool-output glyph"""
+    return [ln.strip() for t in truth_turns(case) if t["role"] == "assistant"
+            for ln in t["text"].splitlines() if ln.startswith("⎿ ")]
+
+
+#: an answer line that opens like a collapsed group's row or the status row, and goes on in words
+LOOKALIKE = regex.compile(r"^(?:(?:Read|Ran|Listed|Searched for|Wrote|Edited)\s+\d+\s+\w+(?:\s+\w+)?"
+                          r"|[✻✶✳✢✽]\s+\w+\s+for\s+\d+)\s+[a-z]")
+
+
+def _lookalike_lines(case: Path) -> list[str]:
+    return [_norm(ln) for t in truth_turns(case) if t["role"] == "assistant"
+            for ln in t["text"].splitlines() if LOOKALIKE.match(ln)]
+
+
+LONG = [c for c in CASES if (c / "meta.json").exists() and _long_tokens(c)]
+GLYPH = [c for c in CASES if _glyph_lines(c)]
+SAYS = [c for c in CASES if _lookalike_lines(c)]
+TYPED = [c for c in LONG if any(role == "user" for _i, role, _t in _long_tokens(c))]
+
+
+def test_there_are_cases():
+    assert LONG and GLYPH and TYPED and SAYS
+
+
+@pytest.mark.parametrize("screen_only", WAYS, ids=["recorded", "screen-only"])
+@pytest.mark.parametrize("case", LONG, ids=lambda c: c.name)
+def test_a_token_longer_than_the_row_comes_back_whole(case: Path, screen_only: bool):
+    conv = cli_replay(case, "claude-code", screen_only)
+    for _i, role, tok in _long_tokens(case):
+        texts = [t["text"] for t in conv["turns"] if t["role"] == role]
+        assert any(tok in tx.split() for tx in texts), tok
+
+
+@pytest.mark.parametrize("screen_only", WAYS, ids=["recorded", "screen-only"])
+@pytest.mark.parametrize("case", TYPED, ids=lambda c: c.name)
+def test_prompts_holding_a_long_token_come_back_as_typed(case: Path, screen_only: bool):
+    """whole, and the words a word wrap split at a full row keep their space"""
+    conv = cli_replay(case, "claude-code", screen_only)
+    typed = [_norm(truth_turns(case)[i]["text"]) for i, role, _ in _long_tokens(case) if role == "user"]
+    got = [_norm(t["text"]) for t in conv["turns"] if t["role"] == "user"]
+    assert typed and all(p in got for p in typed)
+
+
+@pytest.mark.parametrize("screen_only", WAYS, ids=["recorded", "screen-only"])
+@pytest.mark.parametrize("case", GLYPH, ids=lambda c: c.name)
+def test_an_answer_line_opening_with_the_output_glyph_stays_in_the_answer(case: Path, screen_only: bool):
+    conv = cli_replay(case, "claude-code", screen_only)
+    answers = "\n".join(t["text"] for t in conv["turns"] if t["role"] == "assistant")
+    results = "\n".join(t["text"] for t in conv["turns"] if t["role"] == "tool_result")
+    for line in _glyph_lines(case):
+        body = line[1:].strip()
+        assert body in answers and body not in results
+
+
+@pytest.mark.parametrize("screen_only", WAYS, ids=["recorded", "screen-only"])
+@pytest.mark.parametrize("case", SAYS, ids=lambda c: c.name)
+def test_answer_lines_that_read_like_a_tool_group_or_the_status_stay_in_the_answer(case: Path, screen_only: bool):
+    conv = cli_replay(case, "claude-code", screen_only)
+    answers = _norm("\n".join(t["text"] for t in conv["turns"] if t["role"] == "assistant"))
+    calls = [_norm(t["text"]) for t in conv["turns"] if t["role"] == "tool_call"]
+    for line in _lookalike_lines(case):
+        assert line in answers, line
+        assert not any(c and c in line for c in calls), line
