@@ -45,6 +45,9 @@ ORB = regex.compile(r"^\s*[•●:·.][\s•●:·.]{2,}$")
 WELCOME = regex.compile(r"Welcome to Amp|Space to continue|ctrl\+o for commands")
 STATUS = r"[✓✗✔✘×⚠◌○●⠀-⣿]"
 SPINNING = regex.compile(r"^\s{0,2}[⠀-⣿]\s+\S")  # a tool row whose status is a braille spinner
+# what only a tool row has (see AmpProfile.rules): a spinner, or the fold mark at its end
+SETTLED_TOOL = r"\s{0,2}[⠀-⣿]\s|.*▸\s*$"
+SETTLED_SHELL = r"\s{0,2}[⠀-⣿]\s|.*(▸|\(exit code: -?\d+\)|\s\\)\s*$"
 TOOL = regex.compile(rf"^\s{{0,2}}{STATUS}?\s*(?P<body>.*?)\s*▸?\s*$")
 COUNTED = regex.compile(r"(?P<n>\d+)\s+(searches|search|files?|commands?|edits?|reads?|tools?)\b")
 VERB_TOOL = {"explored": "search", "exploring": "search", "read": "Read", "reading": "Read",
@@ -410,6 +413,42 @@ def join_wide_wraps(text: str) -> str:
     return "\n".join(out)
 
 
+def _cut_token(row: str, nxt: str, room: int) -> bool:
+    """Whether `row`, full, and `nxt` are one token Amp cut at the width: a
+    run longer than the room a row has for text (a URL, a hash, base64) is
+    broken wherever the row is full, with no space; a word that merely ended
+    at the edge, with the next word on the next row, is no longer than that."""
+    head, tail = row.rsplit(None, 1)[-1] if row.strip() else "", nxt.split(None, 1)[0] if nxt.strip() else ""
+    # (a table's rows, border glyphs and no word, are no token; text of wide
+    # characters has no spaces anywhere and is join_wide_wraps's)
+    return bool(TOKEN_PIECE.search(head) and TOKEN_PIECE.search(tail)) and not any(map(_wide, head + tail)) \
+        and wcswidth(head + tail) > room
+
+
+TOKEN_PIECE = regex.compile(r"[^\W_]")
+
+
+def join_cut_tokens(text: str) -> str:
+    """An answer's rows where Amp cut a token longer than the row, joined
+    again: a row as wide as the turn's widest (less a wide cell it could
+    not fit) that ends and whose next row starts with no space, the two
+    pieces together longer than that width (see _cut_token)."""
+    rows = text.split("\n")
+    if len(rows) < 2:
+        return text
+    top = max(wcswidth(r.rstrip()) for r in rows)
+    out = [rows[0]]
+    for prev, nxt in zip(rows, rows[1:]):
+        prev = prev.rstrip()
+        indent = len(prev) - len(prev.lstrip())
+        if prev and nxt[:indent].strip() == "" and nxt[indent:indent + 1].strip() and \
+                wcswidth(prev) >= top - 1 and _cut_token(prev, nxt[indent:], top - indent):
+            out[-1] = out[-1].rstrip() + nxt[indent:]
+        else:
+            out.append(nxt)
+    return "\n".join(out)
+
+
 PROMPT_TEXT = regex.compile(r"^\s?┃ ?(?P<body>.*?)\s*$")
 
 
@@ -425,18 +464,43 @@ def wrapped_prompt(rows: list[tuple[str, int]]) -> str:
     (0) joins nothing."""
     lines: list[str] = []
     prev_room = -1  # the room left on the row above for a word and its space
+    prev_cols = -1  # the width the row above was drawn at
     for raw, cols in rows:
         m = PROMPT_TEXT.match(raw)
         body = m.group("body") if m else raw.strip()
         word = body.split(" ", 1)[0]
-        if lines and lines[-1] and body and not body[0].isspace() and wcswidth(word) + 1 > prev_room >= 0:
+        if lines and lines[-1] and body and not body[0].isspace() and prev_room < 0 < prev_cols \
+                and not lines[-1][-1].isspace() and _cut_token(lines[-1], body, prev_cols - 6):
+            lines[-1] += body  # a token longer than the row, cut where the row was full
+        elif lines and lines[-1] and body and not body[0].isspace() and wcswidth(word) + 1 > prev_room >= 0:
             lines[-1] += " " + body
         else:
             lines.append(body)
+        prev_cols = cols
         prev_room = cols - 6 - wcswidth(body) if cols else -1
     while lines and not lines[-1]:
         lines.pop()  # the bar's own padding row
     return "\n".join(lines)
+
+
+#: rows an answer is made of (its text, a table, a quote, a code block's rows)
+_ANSWER_ROWS = frozenset({"answer", "table", "quote", "unmatched", "answer-box"})
+
+
+def _label_answer_boxes(labeled: list[Labeled]) -> None:
+    """Amp's own boxes (the input box, a dialog) start in the first column;
+    everything of an answer is indented one column or more. A `│`, `╭` or
+    `╰` row indented like that, under the answer's rows (a blank between
+    is fine), holding a letter or digit, is a box or a tree the model drew
+    (`│ attack points │`, `│   └── legs.txt`, a code block's `│ 31 │ 47 │`):
+    the answer's text. Bare edges stay out, as a table's do."""
+    inside = False
+    for lb in labeled:
+        if lb.kind == "blank":
+            continue
+        if lb.rule == "box" and inside and lb.line.text[:1] == " " and TOKEN_PIECE.search(lb.line.text):
+            lb.kind, lb.rule, lb.body = "cont", "answer-box", lb.line.text.rstrip()
+        inside = lb.rule in _ANSWER_ROWS and (lb.kind in ("assistant", "cont"))
 
 
 class AmpProfile(ChromeProfile):
@@ -459,8 +523,11 @@ class AmpProfile(ChromeProfile):
         LineRule("quote", "assistant", r"^\s{2,4}│\s+(?P<body>\S.*?)\s*$"),
         LineRule("box", "chrome", r"^\s*[╭╰│]"),
         LineRule("prompt", "user", r"^\s?┃(?:\s(?P<body>.*))?$"),
-        LineRule("shell", "tool_call", rf"^\s{{0,2}}({STATUS}\s+)?\$\s(?P<body>.*?)\s*▸?\s*$"),
-        LineRule("tool", "tool_call", rf"^\s{{0,2}}{STATUS}\s+(?P<body>\S.*?)\s*▸?\s*$"),
+        # A tool row is folded (`▸` at its end) once it ran, a shell row also ends with a
+        # failed command's `(exit code: N)` or a long command's ` \`; a running one has a
+        # braille spinner. An answer's own `✓ done`, `● placed`, `$ echo` rows have none.
+        LineRule("shell", "tool_call", rf"^(?={SETTLED_SHELL})\s{{0,2}}({STATUS}\s+)?\$\s(?P<body>.*?)\s*▸?\s*$"),
+        LineRule("tool", "tool_call", rf"^(?={SETTLED_TOOL})\s{{0,2}}{STATUS}\s+(?P<body>\S.*?)\s*▸?\s*$"),
         LineRule("answer", "assistant", r"^\s(?P<body>\S.*)$"),
     )
 
@@ -616,6 +683,7 @@ class AmpProfile(ChromeProfile):
 
     def label(self, lines: list) -> list[Labeled]:
         labeled = super().label(lines)
+        _label_answer_boxes(labeled)
         # A gap followed by a blank or chrome row (a table's top edge, the
         # first row of an answer's view) marks the next row that is text:
         # what the gap hides belongs to that row's turn.
@@ -703,6 +771,8 @@ class AmpProfile(ChromeProfile):
         for t in made:
             if t.role in ("user", "assistant"):
                 t.text = join_wide_wraps(t.text)
+            if t.role == "assistant":
+                t.text = join_cut_tokens(t.text)
         return made
 
 

@@ -1,0 +1,119 @@
+"""Amp: content that looks like Amp's own chrome, found by round h14.
+
+h14-amp-orienteer-chrome-127x36 (8 turns at 127x36, shrunk to 109 columns
+while the last long answer streams): answers holding box diagrams in and out
+of code blocks, a tree, rows opening with Amp's status glyphs (`✓ ✗ ● ⚠`)
+and with `$ `, checkboxes and rules; a shell call whose output has `\\r`
+progress and `ls -la`; a URL, a sha256 and base64 longer than the row in a
+prompt and an answer; `@READ` completed with Tab; a prompt opening with
+`/leg …` (pasted: typed, a `/` on an empty input opens Amp's command
+palette). It lost (user 0.875, recall 0.91, precision 0.985, as recorded and
+screen only):
+
+- an answer row `✓ headlamp charged`, `● start kite placed`, `$ remember the
+  tape` read as a tool call. Amp folds every tool row once it ran (`▸` at its
+  end; a shell row also ends with `(exit code: N)` or a long command's ` \\`)
+  and a running one has a braille spinner: a row with none of these is text.
+- a box or tree row the model drew (`│ attack points before map │`,
+  `│   └── legs.txt`, a code block's `│ 31 │ 47 │ 52 │`) read as Amp's own
+  box. Amp's boxes start in the first column; an answer is indented.
+- a token longer than the row is cut where the row is full, with no space:
+  the URL in the prompt came back as `control-descript` + `ions-…` (the
+  prompt matched nothing typed), and the answer's URL and base64 were cut in
+  two. A full row whose last word and the next row's first are together
+  longer than the row is one token again.
+"""
+from __future__ import annotations
+
+import pytest
+
+from agents_chrome.amp import join_cut_tokens, wrapped_prompt, PROFILE
+from agents_chrome.transcript import TLine
+from tests.conftest import RECORDINGS, cli_replay, truth_turns
+
+ORIENT = RECORDINGS / "amp" / "h14-amp-orienteer-chrome-127x36"
+
+
+def _prompts(turns: list[dict]) -> list[str]:
+    return [" ".join(t["text"].split()) for t in turns if t["role"] == "user" and not t.get("kind")]
+
+
+def _answer(turns: list[dict], head: str) -> str:
+    return next(t["text"] for t in turns if t["role"] == "assistant" and head in t["text"])
+
+
+@pytest.mark.parametrize("screen_only", [False, True], ids=["recorded", "screen-only"])
+def test_every_prompt_comes_back_typed(screen_only: bool) -> None:
+    turns = cli_replay(ORIENT, "amp", screen_only)["turns"]
+    assert _prompts(turns) == _prompts(truth_turns(ORIENT))
+
+
+@pytest.mark.parametrize("screen_only", [False, True], ids=["recorded", "screen-only"])
+def test_status_glyph_rows_of_an_answer_are_its_text(screen_only: bool) -> None:
+    turns = cli_replay(ORIENT, "amp", screen_only)["turns"]
+    answer = _answer(turns, "Night start checklist")
+    for row in ("✓ headlamp charged and strapped", "✗ compass left in the car", "● start kite placed by the gate",
+                "⚠ marsh on leg four is deep", "$ remember the reflective tape", "Good luck out in the beech wood."):
+        assert row in answer
+    assert "✓ m40 legs written" in _answer(turns, "The course folder")
+    calls = [t for t in turns if t["role"] == "tool_call"]
+    # the one turn that ran a tool shows its folded rows, and only those
+    assert {t["text"] for t in calls} == {"Ran 2 commands", "Explored 1 search"}
+
+
+@pytest.mark.parametrize("screen_only", [False, True], ids=["recorded", "screen-only"])
+def test_boxes_and_trees_the_model_drew_stay(screen_only: bool) -> None:
+    turns = cli_replay(ORIENT, "amp", screen_only)["turns"]
+    assert "│ 31 │ 47 │ 52 │" in _answer(turns, "punching grid")
+    assert "│   └── legs.txt" in _answer(turns, "The course folder")
+    assert "│ attack points before map │" in _answer(turns, "Route choice")
+
+
+@pytest.mark.parametrize("screen_only", [False, True], ids=["recorded", "screen-only"])
+def test_tokens_longer_than_the_row_stay_whole(screen_only: bool) -> None:
+    turns = cli_replay(ORIENT, "amp", screen_only)["turns"]
+    served = _answer(truth_turns(ORIENT), "The checksum")
+    url = next(w for w in served.split() if w.startswith("https://"))
+    blob = max(served.split(), key=len)
+    assert len(url) > 127 and len(blob) > 127
+    got = _answer(turns, "The checksum").split()
+    assert url in got and blob in got
+    prompt = next(t["text"] for t in turns if t["role"] == "user" and "check the map link" in t["text"])
+    assert url in prompt.split()
+
+
+def test_rules_tell_tool_rows_from_text_rows() -> None:
+    rows = [" ┃ go", "", " ✓ Ran 1 command ▸", "", " ✓ done with it", " ● next up", " $ echo is only text",
+            "", " $ false (exit code: 1)", "", " ⠋ Reading file", "", " $ df -h . | \\"]
+    labeled = PROFILE.label([TLine(t, 0.0, "alt", 1) for t in rows])
+    kinds = {lb.line.text: lb.kind for lb in labeled}
+    assert kinds[" ✓ Ran 1 command ▸"] == "tool_call"
+    assert kinds[" $ false (exit code: 1)"] == "tool_call"
+    assert kinds[" ⠋ Reading file"] == "tool_call"
+    assert kinds[" $ df -h . | \\"] == "tool_call"
+    assert kinds[" ✓ done with it"] == "assistant"
+    assert kinds[" ● next up"] == "assistant"
+    assert kinds[" $ echo is only text"] == "assistant"
+
+
+def test_box_rows_in_the_first_column_stay_chrome() -> None:
+    rows = [" ┃ hi", "", " Here:", " │ a box │", "", "│ typed in the input box          │"]
+    labeled = PROFILE.label([TLine(t, 0.0, "alt", 1) for t in rows])
+    kinds = {lb.line.text: lb.kind for lb in labeled}
+    assert kinds[" │ a box │"] == "cont"
+    assert kinds["│ typed in the input box          │"] == "chrome"
+
+
+def test_cut_tokens_join_only_past_the_row() -> None:
+    w = 40
+    token = "a1b2" * 12  # 48 characters: longer than a 40-column row
+    text = "\n".join(["see", token[:w], token[w:] + " and more", "a row of words that ends at the edge wi", "th"])
+    joined = join_cut_tokens(text).split("\n")
+    assert token + " and more" in joined
+    # a word that just met the edge and the next word: shorter together than the row, two lines
+    prose = "the quick brown fox jumps over the lazy\ndog"
+    assert join_cut_tokens(prose) == prose
+    # the prompt: a full row cut inside a token, and a row wrapped between words
+    prompt = wrapped_prompt([(" ┃ open " + "x" * 40, 44), (" ┃ " + "y" * 12 + " now", 44)])
+    assert prompt == "open " + "x" * 40 + "y" * 12 + " now"
+    assert wrapped_prompt([(" ┃ open the", 20), (" ┃ door", 20)]) == "open the\ndoor"
