@@ -416,6 +416,23 @@ def box_text(frame: Frame) -> str | None:
     return out
 
 
+def _flat(text: str) -> str:
+    return "".join(text.split())
+
+
+def _box_lines(boxes: list[str], k: int, first: str) -> tuple[int, list[str]]:
+    """The input box (from `boxes[k]` on) a prompt echo opening with the line
+    `first` was typed in, and that box's lines after the first: what Kimi
+    prints under the echo at column 0. No box holds it (a session drawn
+    again by `--continue`): (k, [])."""
+    key = _flat(first)
+    for j in range(k, len(boxes)):
+        lines = boxes[j].split("\n")
+        if key and _flat(lines[0]) == key:
+            return j + 1, lines[1:]
+    return k, []
+
+
 def merge_prompt(echo: str, box: str) -> str:
     """The typed prompt from its echo and the input box it was typed in.
 
@@ -835,7 +852,20 @@ class KimiProfile(ChromeProfile):
         in_prompt = False
         after_bye = False
         start = welcome_start(labeled)
+        boxes = getattr(self, "_boxes", [])
+        box_k = 0  # the next input box a prompt echo may have been typed in
+        rest: list[str] = []  # the lines of the echoed prompt's box still to come under it
         for k, lb in enumerate(labeled):
+            if in_prompt and rest and k >= start:
+                # a row of the prompt as its input box held it (a pasted `$ make`,
+                # `• flash the card`, `╭─ checklist ─╮` at column 0): the prompt's,
+                # whatever a rule reads in it; a blank line of the box is the prompt's too
+                want = rest.pop(0)
+                if (lb.kind == "blank") == (not want.strip()) and _flat(lb.line.text) == _flat(want):
+                    if lb.kind != "blank":
+                        lb.kind, lb.rule, lb.body = "cont", "prompt-row", lb.line.text
+                    continue
+                rest = []
             if k < start:
                 # drawn before kimi's welcome box: what ran in the terminal before
                 # it (a shell), never the conversation
@@ -873,6 +903,8 @@ class KimiProfile(ChromeProfile):
             if lb.kind in ("user", "system"):
                 in_prompt = lb.kind == "user"
                 prev = lb.kind
+                if lb.rule == "prompt":
+                    box_k, rest = _box_lines(boxes, box_k, lb.body)
                 continue
             if in_prompt:
                 # a prompt runs to a `• ` answer or tool row (a session resumed with

@@ -25,6 +25,15 @@
   `eets.`) was read as two words: the session's lexicon counted `sh` from
   Kimi's farewell (`install.sh`, once per session); a file name's extension
   is no word of the session now.
+- The same recording's second session has two pasted prompts whose lines
+  look like Kimi's chrome at column 0 (`$ make kiosk-image`, `• flash the
+  card…`, a `╭─ checklist ─╮` box, `✨ the splash…`, `Used Shell (…)`, a
+  tree, `🌕 is the icon…`, a rule of `─`). Kimi prints a prompt's lines
+  under its `✨ ` echo at column 0, where the rules read its shell-mode
+  echo, answers, boxes and the spinner: the prompt was cut into three user
+  turns, an answer and a system turn. The input box the prompt was typed
+  (pasted) in holds its lines: the rows under the echo that are the box's
+  next lines, blank lines included, are the prompt's now.
 """
 from __future__ import annotations
 
@@ -110,3 +119,21 @@ def test_two_sessions_with_a_mention_and_an_erased_popup(screen_only: bool, tmp_
     for t in conv["turns"]:
         # neither the file completion nor the slash popup reaches a turn
         assert not re.search(r"^\s+README\.md\s*$|/help\s+Show help information", t["text"], re.M), t
+
+
+@pytest.mark.parametrize("screen_only", [False, True], ids=["with-inputs", "screen-only"])
+def test_pasted_prompt_lines_that_look_like_chrome_stay_in_the_prompt(
+        screen_only: bool, tmp_path_factory) -> None:
+    conv = cli_replay(ZSH, AGENT, screen_only, tmp_path_factory)
+    users = [t["text"] for t in conv["turns"] if t["role"] == "user"]
+    pasted = [t["text"] for t in truth_turns(ZSH) if t["role"] == "user" and "\n" in t["text"]]
+    assert len(pasted) == 2 and all(p in users for p in pasted)
+    # rows of a prompt at column 0 read by Kimi's rules: shell-mode echo, answer, box, prompt echo, tool
+    deploy = next(p for p in pasted if "kiosk" in p)
+    for row in ("$ make kiosk-image", "• flash the card", "╭─ checklist ─╮", "│ wifi off    │",
+                "✨ the splash screen", "Used Shell (dd"):
+        assert any(ln.startswith(row) for ln in deploy.split("\n")), row
+    # a tree, a moon-emoji row and a rule of ─ after a blank line of the prompt
+    tree = next(p for p in pasted if "exhibits/" in p)
+    assert "\n\n🌕 is the icon" in tree and "\n────────────\n" in tree
+    assert not any(t["role"] == "system" and "layout sensible" in t["text"] for t in conv["turns"])
