@@ -461,7 +461,12 @@ class VibeProfile(ChromeProfile):
             rows[0] = regex.sub(r"^(?:>\s)?/\s(?=[a-z])", "/", rows[0])  # `/ status` is drawn in two styles
             return Turn("system", "\n".join(r.rstrip() for r in rows).strip())
         if kind == "assistant":
-            body = "\n".join(m.line.text for m in members).strip("\n") if members else text
+            if members:
+                # answers wrap two columns short of the viewport (the scrollbar's column left out)
+                width = self._width_at(self._seq(members[0].line)) - 1 - ANSWER_MARGIN
+                body = "\n".join(_join_broken_tokens([m.line.text for m in members], width)).strip("\n")
+            else:
+                body = text
             return Turn("assistant", _close_vs16_gaps(HAN_BREAK.sub("", body)))
         return Turn(kind, text)
 
@@ -562,13 +567,52 @@ class VibeProfile(ChromeProfile):
 def _join_prompt_rows(rows: list[str], width: int) -> str:
     """Prompt rows (marker and indent removed) as typed: a row the next row's
     first word would not have fitted on was soft-wrapped, any other break was
-    typed."""
+    typed; a row holding one token up to the edge broke that token (a URL
+    wider than the row) and goes on with no space."""
     text = rows[0].rstrip() if rows else ""
     for prev, row in zip(rows, rows[1:]):
         nxt = row.split()
         soft = nxt and wcswidth("> " + prev.rstrip()) + 1 + wcswidth(nxt[0]) > width
-        text += (" " if soft else "\n") + row.rstrip()
+        broken = soft and _token_cut("> " + prev, row, width)
+        text += ("" if broken else " " if soft else "\n") + (row.strip() if broken else row.rstrip())
     return text
+
+
+#: columns an answer's rows stop short of the viewport's right edge
+ANSWER_MARGIN = 2
+
+#: a character a long token may hold where the wrap cut it: no blank, no box
+#: or block drawing (a rule or a box edge up to the width is no token)
+TOKEN_END = regex.compile(r"[^\s\u2500-\u259f]")
+
+
+def _token_cut(row: str, nxt: str, width: int) -> bool:
+    """Whether `row` (as drawn, from the viewport's first column) is one
+    token filling the row to the edge that the wrap cut by character, going
+    on at the start of `nxt` (a digest, base64, a URL wider than the row)."""
+    body, rest = row.rstrip(), nxt.strip()
+    token = body.split()[-1] if body.split() else ""
+    # the cut falls at the edge: the row is full (one short when a wide
+    # character did not fit); a row longer than that was laid out wider
+    return (bool(rest) and width - 1 <= wcswidth(body) <= width and len(body.split()) <= 2
+            and len(token) > width // 2 and bool(TOKEN_END.match(token[-1])) and bool(TOKEN_END.match(rest[0])))
+
+
+def _join_broken_tokens(rows: list[str], width: int) -> list[str]:
+    """Answer rows with each token the wrap cut at the edge (one token alone
+    on a full row, going on at the same indent under it) joined again."""
+    out: list[str] = []
+    cut = False  # the last row joined into out[-1] is a full row cut inside its token
+    indent = 0
+    for row in rows:
+        ind = len(row) - len(row.lstrip())
+        if cut and row.strip() and ind == indent:
+            out[-1] = out[-1].rstrip() + row.strip()
+        else:
+            out.append(row)
+            indent = ind
+        cut = bool(row.strip()) and _token_cut(row, "x", width)
+    return out
 
 
 GRID_ROW = regex.compile(r"^\s*[┌│├└].*[┐│┤┘]\s*$")

@@ -86,18 +86,24 @@ def test_against_truth(case: Path, screen_only: bool, tmp_path_factory) -> None:
         assert len(ps["tools"]) == len(ts["tools"])
         for tc, pc in zip(ts["tools"], ps["tools"]):
             assert pc["name"] == tc["name"]
-            if pc["text"].endswith("…"):  # Vibe shortens a long command on its tool line
-                assert tc["input"]["command"].startswith(pc["text"][:-1])
+            if pc["text"].endswith("…"):  # Vibe shortens a long command on its tool line (breaks as spaces)
+                assert norm(tc["input"]["command"]).startswith(norm(pc["text"][:-1]))
             elif pc["text"]:
                 assert pc["text"] == tc["input"]["command"]
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_no_chrome_leaks(case: Path, tmp_path_factory) -> None:
+    # what the model served or the user typed is no leak, however much it looks
+    # like chrome (a rule of `─` in an answer)
+    served = (case / "truth.json").read_text() if (case / "truth.json").exists() else ""
+    served = json.loads(served) if served else {"turns": []}
+    said = "\n".join(t.get("text") or "" for t in served["turns"])
     for screen_only in (False, True):
         conv = replay(case, screen_only, tmp_path_factory)
         for t in conv["turns"]:
-            assert not LEAKS.search(t["text"]), (t["role"], t["text"][:200])
+            leaks = [m.group(0) for m in LEAKS.finditer(t["text"]) if m.group(0).strip() not in said]
+            assert not leaks, (t["role"], leaks, t["text"][:200])
 
 
 def test_scrollbar_and_summary_rules() -> None:
