@@ -52,6 +52,10 @@ TOOL_ICON = regex.compile(r"^\s*(?P<icon>[→←✱⚙◇%⊕⟳✎])\s+(?P<name
 PANEL_HEAD = regex.compile(r"^\s*│\s\s(?P<icon>[#→←✱⚙◇%⊕⟳✎])\s(?P<name>[A-Z][\w-]*)(\s+(?P<arg>\S.*))?$")
 #: a bash panel's title while the command runs: a spinner where `$` settles
 RUNNING_BASH = regex.compile(r"^\s*│\s\s[\u2800-\u28ff]\s+(?P<cmd>\S.*)$")
+#: a tool panel's edge: its bar in the conversation's margin (the prompt
+#: bar's column). An answer's own `│` (a tree's branch, a box's side, a
+#: blockquote) stands at the answer column or further in
+PANEL = r"^\s{0,3}│"
 #: a row of the slash-command menu drawn above the input box
 SLASH_MENU_ROW = regex.compile(r"^\s*┃\s/[\w-]+\s")
 #: panel titles that name the tool by what it did
@@ -581,16 +585,27 @@ def _drop_repeated_paragraphs(labeled: list[Labeled]) -> None:
         i = end
 
 
-def _cjk_prompt_wrap(row: Labeled, nxt: Labeled) -> bool:
-    """Whether prompt row `nxt` goes on from `row` where the wrap broke CJK
-    text, which has no space to give back: after CJK punctuation, when the
-    run after it would not have fitted on the row; or between two CJK
-    characters of a run wider than a row, which the wrap fills to its edge."""
+#: characters the prompt box's wrap breaks a word after, keeping them at the
+#: row's end (a URL's slashes, dashes and query mark)
+PROMPT_WRAP_AFTER = NO_SPACE_BREAK + "?"
+
+
+def _prompt_wrap(row: Labeled, nxt: Labeled) -> bool:
+    """Whether prompt row `nxt` goes on from `row` where the wrap broke a
+    word, which has no space to give back: after a slash, dash or question
+    mark inside a token (a URL) when its next piece would not have fitted;
+    after CJK punctuation, when the run after it would not have fitted on
+    the row; or between two CJK characters of a run wider than a row, which
+    the wrap fills to its edge."""
     width = row.line.width
     tail, body = row.line.text.rstrip(), nxt.body.strip()
     if not width or not tail or not body:
         return False
     limit = width - WRAP_MARGIN
+    if tail[-1] in PROMPT_WRAP_AFTER and not UNSPACED.match(body[0]):
+        # a token too long for the row (a URL) broken after a slash, dash or
+        # question mark when what follows would not have fitted
+        return wcswidth(tail) + wcswidth(_first_segment(body)) > limit
     if tail[-1] in CJK_BREAK_AFTER:
         return wcswidth(tail) + wcswidth(_cjk_run(body)) > limit
     if UNSPACED.match(tail[-1]) and UNSPACED.match(body[0]):
@@ -640,7 +655,11 @@ def unwrap_answer(rows: list[AnswerRow]) -> str:
                 # the row ended at a break CJK punctuation gives: what went
                 # down is the run up to the next one, not one character
                 seg = _cjk_run(body).replace("**", "")
-            glue = _glued(tail, body)
+            # a token wider than the whole row (a digest, base64) is broken
+            # by character where the row ends: the row holds that token alone
+            # and is full to its edge
+            glue = _glued(tail, body) or (lead == hang and " " not in tail.strip()
+                                          and wcswidth(tail) > prev.limit and not body.startswith(" "))
             need = wcswidth(tail) + (0 if glue else 1) + wcswidth(seg)
             if row.limit == prev.limit:
                 # a numbered item's rows may have been drawn a column further
@@ -718,14 +737,14 @@ class OpenCodeProfile(ChromeProfile):
         LineRule("thought-fold", "chrome", r"^\s*[+−-]\s+Thought:\s+[\d.]+m?s\s*$"),
         LineRule("menu-row", "chrome", r"^\s*┃\s*/[\w-]+\s{2,}.*┃?\s*$"),
         LineRule("dialog-edge", "chrome", r"^\s*┃.*\s{4,}┃\s*$"),
-        LineRule("expand", "chrome", r"^\s*│\s+(Click to expand|Click to collapse|…)\s*$"),
-        LineRule("empty-bar", "blank", r"^\s*[┃│]\s*$"),
+        LineRule("expand", "chrome", PANEL + r"\s+(Click to expand|Click to collapse|…)\s*$"),
+        LineRule("empty-bar", "blank", r"^\s*┃\s*$|" + PANEL + r"\s*$"),
         # a tool header while it runs: a braille spinner where the `$` or icon settles
         LineRule("running-tool", "chrome", r"^\s*(│\s\s)?[\u2800-\u28ff]\s+\S"),
         LineRule("slash-command", "system", r"^\s*┃\s+(?P<body>/[\w-]+.*)$"),
         LineRule("prompt", "user", r"^\s*┃\s\s(?P<body>.*)$"),
-        LineRule("bash", "tool_call", r"^\s*(│\s\s)?\$\s(?P<body>.*)$"),
-        LineRule("tool-output", "cont", r"^\s*│\s\s(?P<body>.*)$"),
+        LineRule("bash", "tool_call", PANEL + r"\s\s\$\s(?P<body>.*)$"),
+        LineRule("tool-output", "cont", PANEL + r"\s\s(?P<body>.*)$"),
         LineRule("tool-icon", "tool_call", TOOL_ICON.pattern),
         LineRule("answer", "assistant", r"^\s{3,}(?P<body>\S.*)$"),
     )
@@ -866,6 +885,12 @@ class OpenCodeProfile(ChromeProfile):
             cells = frame.cells[y]
             if x < len(cells) and cells[x].fg == cells[0].bg:
                 text = text[:x] + "│" + text[x + 1:]
+            elif x + 3 < len(cells) and cells[x + 3].bg == cells[x].fg:
+                # a prompt's attachment row: a badge in the bar's own colour
+                # where the prompt's text starts (` File ` and the path a
+                # `@` mention picked) names what rode along, not what was
+                # typed: the bar's empty row
+                text = text[:x + 1]
         elif frame.cells and frame.cells[y] is not None and "*" not in text:
             text = self._bold_marked_memo(frame, y, text, cut)
         return drop_vs16_shadow(text).rstrip()
@@ -1099,19 +1124,22 @@ class OpenCodeProfile(ChromeProfile):
             elif b.rule != "empty-bar" or BAR not in b.line.text:
                 last = None
         _drop_repeated_paragraphs(labeled)
-        # A prompt row OpenCode's wrap broke inside CJK text (after its
-        # punctuation, or inside a run too wide for a whole row) goes on with
-        # no space between: the next row is joined to it.
+        # A prompt row OpenCode's wrap broke inside a word (a URL after its
+        # slash, CJK text after its punctuation or inside a run too wide for
+        # a whole row) goes on with no space between: the next row is joined
+        # to it; the row after that is weighed against the one it follows.
         prev: Labeled | None = None
+        last: Labeled | None = None
         for lb in labeled:
             if lb.rule not in ("prompt", "prompt-row") or not lb.body.strip():
-                prev = None
+                prev = last = None
                 continue
-            if prev is not None and _cjk_prompt_wrap(prev, lb):
+            if prev is not None and last is not None and _prompt_wrap(last, lb):
                 prev.body = prev.body.rstrip() + lb.body.strip()
                 lb.kind, lb.rule = "chrome", "prompt-wrapped"
+                last = lb
                 continue
-            prev = lb
+            prev = last = lb
         return labeled
 
     def reconstruct(self, frames: Iterable[Frame], header: CastHeader | None = None
