@@ -2,7 +2,7 @@
 
 Markdown bold between CJK letters with no space (`处理**全角字符**（`) is a word
 of its own only through its `**` markers; the terminal shows them as bold
-cells. Shared by the agents that draw markdown bold as bold cells (Vibe, Kimi).
+cells. Shared by the agents that draw markdown bold as bold cells (Vibe, Kimi, Claude Code full screen).
 """
 from __future__ import annotations
 

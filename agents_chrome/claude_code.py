@@ -24,6 +24,7 @@ from typing import Callable, Iterable, Iterator
 import regex
 from wcwidth import wcswidth, wcwidth
 
+from agents_chrome.cjk_bold import marked_ideograph_bold
 from agents_chrome.input_line import InputLine
 from agents_chrome.profile import ChromeProfile, per_frame
 from agents_chrome.rules import Labeled, LineRule
@@ -31,13 +32,14 @@ from agents_chrome.transcript import TLine, fold_reprints
 from agents_chrome.wraps import broken_token
 from agents_chrome.turns import Turn
 from screen.frames import Frame
+from screen.memo import IdentityMemo
 
 RULE = regex.compile(r"^\s*─{20,}\s*$")
 _RULE_RUN = "─" * 20  # every RULE row holds it: a substring test skips the regex on most rows
 LOGO = regex.compile(r"^\s*[▐▝▘▗▖▛▜▟▙▀▄█]{2}[▐▝▘▗▖▛▜▟▙▀▄█ ]*\s+Claude Code v?\d")
 STAR = r"[✻✶✳✢✽·*⏺∗]"
 #: the header's text with the mascot left out (`_still_mascot`)
-LOGO_STILL = regex.compile(r"^ {%d}Claude Code v?\d" % 11)
+LOGO_STILL = regex.compile(r"^ {%d}Claude Code v?\d" % 11)  # (the header text's column, _HEADER_TEXT)
 #: the header's other rows: the mascot's lower rows, then the model and the directory
 LOGO_CONTINUED = regex.compile(r"^\s*[▐▝▘▗▖▛▜▟▙▀▄█]{2}[▐▝▘▗▖▛▜▟▙▀▄█ ]*\s{2,}\S")
 #: any row of the header (a reprint may come with its first row cut off)
@@ -78,6 +80,10 @@ MD_MARKS_TEXT = "#*_`~>"
 MD_MARKS = frozenset(MD_MARKS_TEXT)
 #: the input box's first row: the prompt glyph and what is being typed
 PROMPT_ROW = regex.compile(r"^❯\s")
+#: a slash-command menu entry (`/clear   Start a new session …`), the selected one after `❯`
+SLASH_ENTRY = regex.compile(r"^\s+(❯\s+)?/[\w:-]+\s{3,}\S")
+#: the column the header's text starts at, right of the mascot
+_HEADER_TEXT = 11
 TOOL_CALL = regex.compile(r"^●\s+(?P<name>[A-Z][A-Za-z0-9_]*(?:\s?\([A-Za-z0-9_]+\))?|mcp__\S+)\((?P<arg>.*?)\)?\s*$")
 
 
@@ -119,7 +125,7 @@ class ClaudeCodeProfile(ChromeProfile):
         LineRule("permission-option", "chrome", r"^\s*(│\s*)?(❯\s*)?\d\.\s+(Yes|No)\b"),
         LineRule("permission-esc", "chrome", r"Esc to cancel|Tab to amend"),
         LineRule("interrupted", "chrome", r"^\s*⎿\s+Interrupted\b"),
-        LineRule("slash-menu", "chrome", r"^\s+(❯\s+)?/[\w:-]+\s{3,}\S"),
+        LineRule("slash-menu", "chrome", SLASH_ENTRY.pattern),
         # the input box's own row: `❯` and a no-break space (an echoed prompt has a plain
         # space). Seen outside the box when another program wrote over it (a background
         # job's output left on the row, the box redrawn lower): never a prompt sent
@@ -180,6 +186,12 @@ class ClaudeCodeProfile(ChromeProfile):
           keep the document's row. The view itself stays: it is an older
           window (placed as paging), or the only place where text that
           streamed while the user looked elsewhere was ever drawn.
+        - The slash-command menu (typing `/`) is drawn over the conversation's
+          last rows, right above the input box: its rows are covered too.
+          Taken as conversation, they stand in for the answer's last rows,
+          and an Enter on a command that clears the screen (`/clear`) leaves
+          them there for good: the answer loses its tail.
+        - Bold set between ideographs gets its `**` back (`cjk_bold`).
         """
         lines = frame.lines
         if not frame.alternate:
@@ -187,11 +199,12 @@ class ClaudeCodeProfile(ChromeProfile):
         top = self._frame_box_top(frame)
         end = top if top is not None else len(lines)
         scrolled = self._scrolled(frame)
-        lines = _still_mascot(lines, end)
+        lines = _still_mascot(_ideograph_bold(frame, end), end)
+        menu = _menu_top(lines, end)
         out: list[str | None] = []
         run = 0
         for y, ln in enumerate(lines[:end]):
-            if scrolled and (SCROLLED_PILL.search(ln) or (y == 0 and ln.startswith("❯"))):
+            if y >= menu or (scrolled and (SCROLLED_PILL.search(ln) or (y == 0 and ln.startswith("❯")))):
                 out.append(None)
                 run = 0
                 continue
@@ -251,6 +264,12 @@ class ClaudeCodeProfile(ChromeProfile):
             if f.alternate:
                 top = self._frame_box_top(f)
                 if top is not None and len(f.lines[top].rstrip()) < f.columns - 1:
+                    continue
+                if f.reason == "resize" and top is not None and f.cursor[1] < top:
+                    # taken as the terminal changed size while the renderer was
+                    # still redrawing the conversation (2.1.197 draws without
+                    # synchronized updates; the cursor is up in the rows it
+                    # writes): a row half rewritten holds cells of two states
                     continue
                 if repainting:
                     # After a shrink the screen keeps the old rows cut at the
@@ -334,6 +353,12 @@ class ClaudeCodeProfile(ChromeProfile):
                 key = _markless(text)
                 if key:
                     self._boxed[key] = rows
+            elif len(rows) > 1 and not text.isascii():
+                # ... but where its rows end: Chinese or Japanese rows of the echo
+                # may look wrapped (`_join_wide_wraps`), the box's width is known
+                key = _markless(text)
+                if key:
+                    self._wide_box[key] = (rows, frame.columns)
             return
 
     def transcript(self, frames: Iterable[Frame]) -> list[TLine]:
@@ -359,6 +384,7 @@ class ClaudeCodeProfile(ChromeProfile):
                 yield f
 
         self._boxed: dict[str, list[str]] = {}
+        self._wide_box: dict[str, tuple[list[str], int]] = {}
         lines = super().transcript(tap(self._new_text_only(self._laid_out(frames))))
         lines = _drop_input_boxes(_without_restored_rows(lines))
         return _join_broken_tokens(_join_wide_wraps(_join_reflowed(fold_reprints(lines, HEADER))), self._alt_widths)
@@ -382,6 +408,14 @@ class ClaudeCodeProfile(ChromeProfile):
                          or (above.rule == "slash-menu" and lb.line.text.startswith(" " * 8)))):
                 lb.kind = "chrome"
                 lb.rule = above.rule
+            # the header's model and directory rows, their mascot cells blanked
+            # (`_still_mascot`), start at the header text's column: chrome as the
+            # row above, also where a /clear draws the header again after an answer
+            elif (lb.kind == "cont" and above is not None and above.kind == "chrome"
+                  and above.rule in ("logo", "logo-still", "logo-continued")
+                  and lb.line.text.startswith(" " * _HEADER_TEXT) and lb.line.text[_HEADER_TEXT:_HEADER_TEXT + 1].strip()):
+                lb.kind = "chrome"
+                lb.rule = "logo-continued"
             above = lb
             if lb.kind not in ("blank", "chrome", "cont"):
                 prev = lb.kind
@@ -418,6 +452,10 @@ class ClaudeCodeProfile(ChromeProfile):
                 if typed:
                     text = typed
                     break
+            else:  # no box with marks, no echo with styled marks: where the box's rows end
+                boxed = getattr(self, "_wide_box", {}).get(key)
+                if boxed is not None:
+                    text = _box_lines(*boxed)
         if kind == "assistant":
             if not any(m.line.source == "alt" for m in members):  # inline: history keeps old layouts
                 text = _without_stale_tables(text)
@@ -959,6 +997,62 @@ def _dialog_rule(lines: list[str]) -> int | None:
     y = rules[0]
     below = [ln for ln in lines[y + 1:] if ln.strip()]
     return y if below else None
+
+
+def _box_lines(rows: list[str], columns: int) -> str:
+    """The prompt an input box of `columns` held in `rows` (`❯ ` and the
+    indent left out): a row with room left for the next row's first
+    character ended at a line break the user typed (the newline key); a
+    full row was wrapped by the box, and goes on with nothing between wide
+    characters, else a space."""
+    out = rows[0]
+    for prev, row in zip(rows, rows[1:]):
+        head = row.lstrip()[:1]
+        room = columns - 2 - wcswidth(prev) - (wcwidth(head) if head else 1)
+        if room >= 2 or not prev.strip() or not head:
+            out += "\n" + row
+        elif _wide(prev[-1]) or _wide(head):
+            out += row.lstrip()
+        else:
+            out += " " + row.lstrip()
+    return out
+
+
+def _ideograph_bold(frame: Frame, end: int) -> list[str]:
+    """The frame's rows with bold set between ideographs marked (`是**玉露** 🌿`):
+    its marks are the only word boundary there (`cjk_bold`). Rows from `end`
+    (the input box) down, and echoed prompts (their marks are read from
+    their styles, `_learn_echo_marks`), stay as drawn."""
+    lines, cells = frame.lines, frame.cells
+    if not cells:
+        return lines
+    return [ln if ln.isascii() or y >= end or ln.startswith("❯") or cells[y] is None
+            else _BOLD_SEEN.get(cells[y], ln, marked_ideograph_bold, ln, cells[y])
+            for y, ln in enumerate(lines)]
+
+
+_BOLD_SEEN = IdentityMemo(8192)  # an unchanged row is the same cell tuple frame after frame
+
+
+def _menu_top(lines: list[str], end: int) -> int:
+    """The first row of a slash-command menu drawn right above the input box
+    (row `end`): entries (`/name   description`) and their descriptions'
+    wrapped rows (indented to the description), and the blank rows right above
+    them (the menu keeps its height as fewer commands match, and the rows it
+    leaves are blanked, not given back to the conversation); `end` when there
+    is none."""
+    top = end
+    y = end - 1
+    while y >= 0:
+        ln = lines[y]
+        if SLASH_ENTRY.match(ln):
+            top = y
+        elif not (ln.startswith(" " * 8) and ln.strip()):
+            break
+        y -= 1
+    while 0 < top < end and not lines[top - 1].strip():
+        top -= 1
+    return top
 
 
 def _still_mascot(lines: list[str], end: int) -> list[str]:

@@ -149,7 +149,11 @@ def test_an_interrupted_answer_is_what_was_served_and_no_more(case: Path) -> Non
         assert "Interrupted" not in got and "What should Claude do" not in got
         vocab = set(WORD.findall(served[k]))
         assert WORD.findall(got), f"{case.name}: the interrupted answer {k} is lost"
-        assert set(WORD.findall(got)) <= vocab
+        words = WORD.findall(got)
+        # the last row drawn may stop inside a word the client had whole (`bolt` of `bolted`)
+        if words[-1] not in vocab and any(v.startswith(words[-1]) for v in vocab):
+            words.pop()
+        assert set(words) <= vocab
 
 
 #: an inline answer whose box table streamed through a shrink (72 -> 60
