@@ -34,6 +34,7 @@ from agents_chrome.rules import Labeled, LineRule
 from agents_chrome.stitch import Stitcher
 from agents_chrome.transcript import TLine, without_scrollbar
 from agents_chrome.turns import Turn
+from agents_chrome.wraps import broken_token
 from screen.frames import Frame
 
 BOX_TOP = regex.compile(r"^\s*╭─")
@@ -419,10 +420,9 @@ def _cut_token(row: str, nxt: str, room: int) -> bool:
     broken wherever the row is full, with no space; a word that merely ended
     at the edge, with the next word on the next row, is no longer than that."""
     head, tail = row.rsplit(None, 1)[-1] if row.strip() else "", nxt.split(None, 1)[0] if nxt.strip() else ""
-    # (a table's rows, border glyphs and no word, are no token; text of wide
-    # characters has no spaces anywhere and is join_wide_wraps's)
-    return bool(TOKEN_PIECE.search(head) and TOKEN_PIECE.search(tail)) and not any(map(_wide, head + tail)) \
-        and wcswidth(head + tail) > room
+    # (text of wide characters has no spaces anywhere and is join_wide_wraps's;
+    # broken_token leaves out a table's rows, border glyphs and no word)
+    return not any(map(_wide, head + tail)) and broken_token(row.rstrip(), nxt.lstrip(), None, room, full=False)
 
 
 TOKEN_PIECE = regex.compile(r"[^\W_]")

@@ -39,6 +39,7 @@ from agents_chrome.profile import ChromeProfile
 from agents_chrome.rules import COMMON_CHROME, MARKERS, Labeled, LineRule
 from agents_chrome.transcript import TLine, without_scrollbar
 from agents_chrome.turns import Turn
+from agents_chrome.wraps import broken_token, join_broken_tokens
 from screen.frames import Frame
 from screen.vscreen import FLAG_BOLD
 
@@ -276,7 +277,9 @@ class GeminiProfile(ChromeProfile):
         if kind in ("user", "assistant"):
             text = _rejoin_wrapped(text, members)
         if kind == "user":
-            return Turn(kind, self._complete_prompt(text))
+            # with ui.useAlternateBuffer the prompt's echo breaks a long token after a
+            # `-` (`…/frames/brood-` then `pattern-photographs…`), not at the width
+            return Turn(kind, self._complete_prompt(join_broken_tokens(text, _NEVER_CUT)))
         if kind == "assistant":
             text = self._with_code_marks(_drop_rewrapped_repeats(text), members)
             text = regex.sub(r"(?<!`)``(?!`)", "", _join_wide_wraps(text))
@@ -546,9 +549,16 @@ def _token_cuts(members: list[Labeled]) -> set[int]:
         full = (last.width and widths[a] >= last.width - slack) if len(g) == 1 else \
             (widths[a] >= top - slack and widths[a] > (last.width or 0))
         t = head.line.text
-        if full and t.strip() and len(t) - len(t.lstrip()) == col(g):
+        if full and len(t) - len(t.lstrip()) == col(g) and \
+                broken_token(run, t.lstrip(), None, wcswidth(run), full=False):
             out.add(nxt[0])
     return out
+
+
+def _NEVER_CUT(row: str) -> bool:
+    """join_broken_tokens' question whether a row was drawn to the edge:
+    _token_cuts has joined those already."""
+    return False
 
 
 def _wide_end(text: str) -> bool:

@@ -25,6 +25,13 @@ only):
   each and the URL prompt matched no typed prompt. A row holding one token
   and nothing else, filled to the width it was drawn at, now runs on into
   the next row at the same column.
+
+A probe of the same kinds of turns with ui.useAlternateBuffer (104x31, not
+landed: one recording per agent) showed the prompt's echo there breaking a
+long URL after a `-` (`…/frames/brood-` + `pattern-photographs…`), short of
+the width: such a prompt is joined by the shared wraps.join_broken_tokens
+(a row ending in a URL break character with a run longer than half the
+column, whose last run and the next row's first are longer than it).
 """
 from __future__ import annotations
 
@@ -124,3 +131,18 @@ def test_box_at_the_first_column_after_an_answer_is_still_a_tool() -> None:
     assert ("│ a  │", "cont") in kinds
     answers = [t.text for t in PROFILE.turns(labeled) if t.role == "assistant"]
     assert "│ a  │" in answers[-1]
+
+
+def test_prompt_token_broken_after_a_hyphen_is_whole() -> None:
+    band_top, band_bottom = "▄" * 104, "▀" * 104
+    url = "https://apiary.example.com/2027/spring-inspection/hive-seven/frames/brood-pattern-photographs.zip"
+    head, tail = url.split("brood-")
+    rows = [band_top, " > fetch", "   " + head + "brood-", "   " + tail + " and check the digest", band_bottom,
+            "✦ Done."]
+    labeled = PROFILE.label([TLine(t, 0.0, "alt", 1, 104) for t in rows])
+    prompt = next(t.text for t in PROFILE.turns(labeled) if t.role == "user")
+    assert " ".join(prompt.split()) == f"fetch {url} and check the digest"
+    # a hyphenated word at the end of a short row is no token: the rows stay apart
+    rows = [band_top, " > a well-", "   known trick", band_bottom, "✦ Done."]
+    labeled = PROFILE.label([TLine(t, 0.0, "alt", 1, 104) for t in rows])
+    assert " ".join(next(t.text for t in PROFILE.turns(labeled) if t.role == "user").split()) == "a well- known trick"
