@@ -71,6 +71,8 @@ GRID_BORDER = regex.compile(r"^(?P<ind>\s+)[┌├└][─┬┼┴]+[┐┤┘]
 #: the column an answer's text starts at (under the prompt bar's text, like
 #: the turn footer's `▣`), at every width
 ANSWER_COLUMN = 5
+#: a bash call's row before its panel opens, at the answer column
+PENDING_BASH = " " * ANSWER_COLUMN + "$ "
 
 
 def _table_row(text: str) -> str:
@@ -891,6 +893,15 @@ class OpenCodeProfile(ChromeProfile):
                 # `@` mention picked) names what rode along, not what was
                 # typed: the bar's empty row
                 text = text[:x + 1]
+        elif (frame.cells and frame.cells[y] is not None and text.startswith(PENDING_BASH)
+              and len(frame.cells[y]) > ANSWER_COLUMN + 1
+              and frame.cells[y][ANSWER_COLUMN].fg != frame.cells[y][ANSWER_COLUMN + 1].fg):
+            # A bash call not yet in its panel: `$ cmd` at the answer column,
+            # the `$` and the command two drawn pieces (the blank between them
+            # in the page's colour). A `$ cmd` line of the answer (a console
+            # block) is one run of its text colour. Read as the panel's title
+            # row it turns into.
+            text = "  │  " + text[ANSWER_COLUMN:]
         elif frame.cells and frame.cells[y] is not None and "*" not in text:
             text = self._bold_marked_memo(frame, y, text, cut)
         return drop_vs16_shadow(text).rstrip()

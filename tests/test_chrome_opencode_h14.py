@@ -84,3 +84,25 @@ def test_unwrap_glues_only_a_full_row_of_one_token() -> None:
     # a short row of one token: its own line
     rows = [AnswerRow("     short", "short", 30), AnswerRow("     next", "next", 30)]
     assert unwrap_answer(rows) == "short\nnext"
+
+
+def _rule_of_first_row(case, start: str) -> tuple[str, str | None]:
+    """The first drawn row opening with `start` as the rules read it."""
+    from agents_chrome.opencode import PROFILE
+    from tests.conftest import frames_of
+    for f in frames_of(case):
+        for y, ln in enumerate(f.lines):
+            if ln.startswith(start):
+                row = PROFILE._row(f, y, ln, None)
+                return row, next((r.name for r in PROFILE.rules if r.match(row)), None)
+    raise AssertionError(f"no row opens with {start!r}")
+
+
+def test_a_bash_call_before_its_panel_is_still_a_call() -> None:
+    """`$ cmd` at the answer column is a bash call not yet in its panel when
+    the `$` and the command are two drawn pieces (tool colour, a page-coloured
+    blank between), and the answer's own line when it is one run of text."""
+    pending = RECORDINGS / "opencode" / "h10-cheesecave-small-60x20"
+    assert _rule_of_first_row(pending, "     $ ls") == ("  │  $ ls", "bash")
+    assert _rule_of_first_row(CASE, "     $ cat bays.txt") == ("  │  $ cat bays.txt", "bash")
+    assert _rule_of_first_row(CASE, "     $ ls yard") == ("     $ ls yard", "answer")
