@@ -620,12 +620,12 @@ class CodexProfile(ChromeProfile):
                 in_header = False
             elif in_header:
                 lb.kind, lb.rule = "chrome", "header-row"
-        # A bullet opening with a tool verb (`• Called`, `• Edited`, …) is a
-        # call only when a call's body follows: `└` rows, or the `(+N -M)`
-        # count of an edit. An answer may open with the same word
-        # (`• Read all three: …`).
+        # A bullet opening with a tool verb (`• Called`, `• Edited`, `• Ran`,
+        # `• Explored`, …) is a call only when a call's body follows: `└`
+        # rows, or the `(+N -M)` count of an edit. An answer may open with
+        # the same word (`• Read all three: …`, `• Ran the extractor twice; …`).
         for k, lb in enumerate(labeled):
-            if lb.rule != "tool-other":
+            if lb.rule not in ("tool-other", "ran", "explored"):
                 continue
             j = _past_body(labeled, k)
             if (j < len(labeled) and labeled[j].kind == "tool_result") or EDIT_COUNT.search(lb.line.text):

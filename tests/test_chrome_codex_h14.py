@@ -13,6 +13,10 @@ by name), against its truth.json, as recorded and with the input events removed:
   brood`) opened a tool result that took the rest of the answer. Codex draws
   a call's `└` row right under the call; one after a blank row of an answer
   is the answer's text.
+- an answer opening with a call's verb (`Explored the README: …`, `Ran out
+  of frames to count by hand; …`) was drawn `• Explored …` / `• Ran …` and
+  read as a call: the answer was lost. Such a bullet is a call only when a
+  call's body (`└` rows) follows it, as `• Called`/`• Edited` already were.
 """
 from __future__ import annotations
 
@@ -47,13 +51,20 @@ def _glyph_lines(case: Path) -> list[str]:
             for ln in t["text"].splitlines() if ln.startswith("└ ")]
 
 
+def _verb_answers(case: Path) -> list[str]:
+    """answers opening with a word Codex draws its call rows with"""
+    return [t["text"].splitlines()[0] for t in truth_turns(case)
+            if t["role"] == "assistant" and regex.match(r"(?:Ran|Explored)\s", t["text"])]
+
+
 LONG = [c for c in CASES if _long_tokens(c)]
+VERB = [c for c in CASES if _verb_answers(c)]
 GLYPH = [c for c in CASES if _glyph_lines(c)]
 TYPED = [c for c in LONG if any(role == "user" for _i, role, _t in _long_tokens(c))]
 
 
 def test_there_are_cases():
-    assert LONG and GLYPH and TYPED
+    assert LONG and GLYPH and TYPED and VERB
 
 
 @pytest.mark.parametrize("screen_only", WAYS, ids=["recorded", "screen-only"])
@@ -87,3 +98,14 @@ def test_an_answer_line_opening_with_the_output_glyph_stays_in_the_answer(case: 
     want = sum(1 for t in truth_turns(case) if t["role"] == "tool_result" and "Output:\n" in t["text"]
                and t["text"].split("Output:\n", 1)[1].strip())
     assert len(results) >= min(want, 1)
+
+
+@pytest.mark.parametrize("screen_only", WAYS, ids=["recorded", "screen-only"])
+@pytest.mark.parametrize("case", VERB, ids=lambda c: c.name)
+def test_an_answer_opening_with_a_call_verb_is_an_answer(case: Path, screen_only: bool):
+    conv = cli_replay(case, "codex", screen_only)
+    answers = [_norm(t["text"]) for t in conv["turns"] if t["role"] == "assistant"]
+    calls = [_norm(t["text"]) for t in conv["turns"] if t["role"] == "tool_call"]
+    for first in _verb_answers(case):
+        assert any(a.startswith(_norm(first)) for a in answers), first
+        assert not any(_norm(first).startswith(c) or c.startswith(_norm(first)[:20]) for c in calls if c), first
