@@ -304,7 +304,7 @@ class Parser:
         self._hot = (self._draw, self._move, screen.erase_in_line, screen.index, screen.cursor_up,
                      screen.cursor_down, handlers, self._cup_cache, self._sgr_step, screen.pen_for,
                      screen.new_run, screen.narrow_known.get, screen.all_narrow, screen.unsplit_wide,
-                     screen._draw_mixed, screen.plain_row)
+                     screen._draw_mixed, screen.plain_row, screen.wide_layout)
 
     def feed(self, data: str) -> None:
         if self._pending:
@@ -312,7 +312,7 @@ class Parser:
             self._pending = ""
         screen = self.screen
         (draw, move, erase_line, index, up, down, handlers, cup_cache, sgr_step, pen_for, new_run,
-         narrow_known, all_narrow, unsplit_wide, draw_mixed, plain_row) = self._hot
+         narrow_known, all_narrow, unsplit_wide, draw_mixed, plain_row, wide_layout) = self._hot
         # What only the handler-table tokens can change is read once here
         # and again after each of them: the hot tokens below move the
         # cursor, set colours and draw, and never replace these objects.
@@ -479,11 +479,30 @@ class Parser:
                 if narrow is None:
                     narrow = all_narrow(text)
                 if not narrow:
-                    # Wide or zero-width characters that fit: what `draw` does with them.
-                    screen._pen = pen
-                    if screen._flip_pending:
-                        screen._flip()
-                    draw_mixed(text)
+                    width, chars = wide_layout(text)
+                    wend = x + width
+                    if not width or wend > cols or (wend == cols and _DECAWM not in mode):
+                        # Zero-width characters, or wide ones that do not fit: what `draw` does.
+                        screen._pen = pen
+                        if screen._flip_pending:
+                            screen._flip()
+                        draw_mixed(text)
+                        last = text
+                        continue
+                    # One- and two-cell characters that fit (CJK): what
+                    # `_draw_unicode` does a character at a time, at once
+                    # (inside the run each character overwrites the half a
+                    # cut wide character leaves: only its ends can cut one).
+                    y = cursor.y
+                    line = buffer[y]
+                    if line.__class__ is plain_row and screen._flip_pending:
+                        screen._track_for(line, wend)
+                    if line.wide:
+                        unsplit_wide(line, x, wend, cols)
+                    line.put(x, list(map(pen.cells.__getitem__, chars)))
+                    line.wide = True
+                    cursor.x = wend
+                    dirty_add(y)
                     last = text
                     continue
             y = cursor.y

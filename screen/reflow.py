@@ -13,7 +13,9 @@ after a resize are compared with tmux's, row by row.
 """
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass, field
+from itertools import accumulate, islice
 from operator import itemgetter
 from typing import Any
 
@@ -54,13 +56,17 @@ def _measure(cells: list[Cell], sx: int) -> tuple[int, int]:
     if not _has_stub(cells):
         n = len(cells)
         return n, (sx if n > sx else n)
-    width = at = 0
-    for i in range(len(cells)):
-        w = _width(cells, i)
-        if at == 0 and width + w > sx:
-            at = i
-        width += w
-    return width, at
+    # `_width` of every cell, and the width up to and with each: `at` is the
+    # first cell whose width up to and with it passes `sx` (the widths only
+    # grow), or the next one when that is the first cell (what a walk that
+    # sets `at` while it is 0 ends with)
+    data = list(map(_DATA, cells))
+    data.append(None)
+    ends = list(accumulate(0 if d == "" else 2 if e == "" else 1 for d, e in zip(data, islice(data, 1, None))))
+    n = len(ends)
+    i = bisect_right(ends, sx)
+    at = 0 if i >= n else i if i > 0 else (1 if n > 1 else 0)
+    return (ends[-1] if ends else 0), at
 
 
 class Reflow:

@@ -444,6 +444,40 @@ def _all_narrow(data: str) -> bool:
 
 
 _NARROW_TEXT: dict[str, bool] = {}  # short texts seen before (bullets, gradients' dots)
+_NO_LAYOUT = (0, "")
+
+
+def _wide_layout(data: str) -> tuple[int, str]:
+    """(width, cell characters) of text whose characters take one or two
+    cells, nothing else (no zero-width or joining character, no flag
+    letter): what `_draw_unicode` writes for it where it fits, a wide
+    character's right half being "" (`(0, "")`: text of another kind).
+    Worked out once per text (CJK answers redraw the same words)."""
+    got = _WIDE_TEXT.get(data)
+    if got is not None:
+        return got
+    widths = _WIDTHS
+    width, out = 0, []
+    for ch in data:
+        w = widths.get(ch)
+        if w is None:
+            w = widths[ch] = wcwidth(ch)
+        if w == 1:
+            out.append(ch)
+        elif w == 2 and not "\U0001f1e6" <= ch <= "\U0001f1ff":
+            out += (ch, "")
+        else:  # zero-width, a joiner, a flag letter, not printable: character by character
+            width, out = 0, []
+            break
+        width += w
+    got = (width, out) if width else _NO_LAYOUT
+    if len(_WIDE_TEXT) > 4096:
+        _WIDE_TEXT.clear()
+    _WIDE_TEXT[data] = got  # type: ignore[assignment]
+    return got  # type: ignore[return-value]
+
+
+_WIDE_TEXT: dict[str, tuple[int, str]] = {}
 
 
 def _all_narrow_chars(data: str) -> bool:
@@ -538,6 +572,7 @@ class VirtualScreen(pyte.Screen):
     plain_row = Row  # rows of this class take cells as a plain dict does
     narrow_known = _NARROW_TEXT
     all_narrow = staticmethod(_all_narrow)
+    wide_layout = staticmethod(_wide_layout)
     unsplit_wide = staticmethod(_unsplit_wide)
 
     @property

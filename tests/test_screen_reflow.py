@@ -253,3 +253,26 @@ def test_rows_of_one_cell_characters_reflow_as_cell_by_cell(lines, sx, hscrolled
     finally:
         rf._has_stub = real
     assert fast == slow
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from(["a", "日", ""]), max_size=14), st.integers(1, 16))
+def test_a_rows_measure_is_the_walk_over_its_cells(chars, sx):
+    # `_measure` (width, first cell past `sx`) worked out in C-backed steps,
+    # against the walk of tmux's grid_reflow a cell at a time, stray stubs
+    # (a right half without its left) included.
+    from pyte.screens import Char
+
+    from screen.reflow import _measure, _width
+
+    cells = [Char(c) for c in chars]
+    width = at = 0
+    for i in range(len(cells)):
+        w = _width(cells, i)
+        if at == 0 and width + w > sx:
+            at = i
+        width += w
+    got_width, got_at = _measure(cells, sx)
+    assert got_width == width
+    if width > sx:  # `at` is read only for a row to split
+        assert got_at == at

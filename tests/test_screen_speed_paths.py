@@ -40,7 +40,9 @@ ESCAPE = st.sampled_from([
     "\x1b[?1049l", "\x1b[2J", "\x1b[S", "\x1b[2b", "\x1b[?5h", "\x1b[?5l", "\x1b[3@", "\x1b[2P",
 ])
 TEXT = st.one_of(st.text(alphabet="abcdefghij xyz", min_size=1, max_size=14),
-                 st.sampled_from(["·", "•●", "──", "日本", "e\u0301", "a日b", "🇫🇷", "x\ufe0f", "lqk", "█▀▄"]))
+                 st.sampled_from(["·", "•●", "──", "日本", "e\u0301", "a日b", "🇫🇷", "x\ufe0f", "lqk", "█▀▄",
+                                  # CJK the parser writes at once where it fits (`_wide_layout`)
+                                  "中文字", "한글 ab", "日本語のテキスト", "ｘ全角", "表·格", "日\u200d本"]))
 
 
 def _state(s: VirtualScreen) -> tuple:
@@ -215,7 +217,8 @@ PRIVATE = st.sampled_from(["?25l", "?25h", "?2026h", "?2026l", "?7l", "?7h", "?1
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.tuples(st.one_of(PRIVATE, st.sampled_from(["\r", "\n", "\r\r\n", "\n\r\n\r", "\r\r"])),
+@given(st.lists(st.tuples(st.one_of(PRIVATE, st.sampled_from(["\r", "\n", "\r\r\n", "\n\r\n\r", "\r\r",
+                                                              "\r\r\n" * 4, "\n" * 7, "\x1b[2;3r", "\x1b[r"])),
                           st.text(alphabet="xy ", max_size=12)), min_size=1, max_size=30),
        st.integers(3, 12), st.integers(2, 5), st.booleans())
 def test_modes_and_line_breaks_in_the_loop_do_what_the_methods_do(pieces, cols, rows, lnm):
@@ -232,6 +235,9 @@ def test_modes_and_line_breaks_in_the_loop_do_what_the_methods_do(pieces, cols, 
             params, final = piece[1:-1], piece[-1]
             args = [int(p) for p in params.split(";")] if params else []
             (general.set_mode if final == "h" else general.reset_mode)(*args, private=True)
+        elif piece[0] == "\x1b":  # scroll margins set or reset: line feeds then scroll only them
+            fast.feed(piece)
+            general.feed(piece)
         else:
             fast.feed(piece)
             for ch in piece:
