@@ -433,6 +433,17 @@ def _box_lines(boxes: list[str], k: int, first: str) -> tuple[int, list[str]]:
     return k, []
 
 
+def _prompt_lines(prompts: Iterable[str], first: str) -> list[str]:
+    """The lines after the first of the prompt (of `prompts`, given before)
+    whose first line is `first`: what Kimi draws again under its echo."""
+    key = _flat(first)
+    for p in prompts:
+        lines = p.split("\n")
+        if len(lines) > 1 and key and _flat(lines[0]) == key:
+            return lines[1:]
+    return []
+
+
 def merge_prompt(echo: str, box: str) -> str:
     """The typed prompt from its echo and the input box it was typed in.
 
@@ -905,6 +916,10 @@ class KimiProfile(ChromeProfile):
                 prev = lb.kind
                 if lb.rule == "prompt":
                     box_k, rest = _box_lines(boxes, box_k, lb.body)
+                    if not rest:
+                        # a session drawn again by `--continue`: no box holds its prompts,
+                        # the earlier run's prompts do
+                        rest = _prompt_lines(self.prompts_before, lb.body)
                 continue
             if in_prompt:
                 # a prompt runs to a `• ` answer or tool row (a session resumed with

@@ -56,6 +56,10 @@ class ChromeProfile:
     #: words of a launch line, after the executable, that resume an earlier
     #: session: the agent prints that session's turns again when it starts
     resume_words: ClassVar[frozenset[str]] = frozenset()
+    #: the prompts an earlier run of the agent was given in the same recording,
+    #: set by the shell split while it reads a run that resumes that session
+    #: (the agent draws them again first), empty otherwise
+    prompts_before: tuple[str, ...] = ()
     rules: ClassVar[Sequence[LineRule]] = ()
     #: a prompt ends at its first blank row; text after it with no marker is
     #: the answer whose marker row scrolled away (or was never drawn)

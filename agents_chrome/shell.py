@@ -1231,9 +1231,14 @@ def split(frames: list[Frame], header: CastHeader, forced: str | None = None) ->
         profile = registry.load(name or r.agent)
         # (`resumed` is only ever set on a run typed at a prompt)
         notice = resume_notice(frames, r, hist) if r.resumed else []
-        turns, labeled = profile.reconstruct(agent_frames(frames, runs, i, hist, notice), header)
         key = name or r.agent or ""
-        if key in shown and (r.resumed or _resumes_session(profile, r.command)):
+        again = key in shown and _resumes_session(profile, r.command)
+        profile.prompts_before = tuple(t.text for t in shown[key] if t.role == "user") if again else ()
+        try:
+            turns, labeled = profile.reconstruct(agent_frames(frames, runs, i, hist, notice), header)
+        finally:
+            profile.prompts_before = ()
+        if again or (key in shown and r.resumed):
             # a job brought back (`fg`), or a launch that resumes a session shown before
             # (`codex resume --last`), prints its turns again first: they come back once,
             # where they were first shown

@@ -25,8 +25,8 @@
   `eets.`) was read as two words: the session's lexicon counted `sh` from
   Kimi's farewell (`install.sh`, once per session); a file name's extension
   is no word of the session now.
-- The same recording's second session has two pasted prompts whose lines
-  look like Kimi's chrome at column 0 (`$ make kiosk-image`, `• flash the
+- The same recording has two pasted prompts whose lines look like Kimi's
+  chrome at column 0 (one in each session) (`$ make kiosk-image`, `• flash the
   card…`, a `╭─ checklist ─╮` box, `✨ the splash…`, `Used Shell (…)`, a
   tree, `🌕 is the icon…`, a rule of `─`). Kimi prints a prompt's lines
   under its `✨ ` echo at column 0, where the rules read its shell-mode
@@ -34,6 +34,12 @@
   turns, an answer and a system turn. The input box the prompt was typed
   (pasted) in holds its lines: the rows under the echo that are the box's
   next lines, blank lines included, are the prompt's now.
+- `kimi --continue` draws the first session's pasted prompt again with no
+  box to read it from: it was cut there, so the drawn-again turns no longer
+  matched the first session's and came back twice. The shell split gives a
+  run that resumes a session the prompts the earlier run was given
+  (`ChromeProfile.prompts_before`); a drawn-again echo whose first line is
+  one of theirs takes that prompt's lines.
 """
 from __future__ import annotations
 
@@ -137,3 +143,18 @@ def test_pasted_prompt_lines_that_look_like_chrome_stay_in_the_prompt(
     tree = next(p for p in pasted if "exhibits/" in p)
     assert "\n\n🌕 is the icon" in tree and "\n────────────\n" in tree
     assert not any(t["role"] == "system" and "layout sensible" in t["text"] for t in conv["turns"])
+
+
+@pytest.mark.parametrize("screen_only", [False, True], ids=["with-inputs", "screen-only"])
+def test_resumed_session_draws_the_pasted_prompt_again_and_it_comes_back_once(
+        screen_only: bool, tmp_path_factory) -> None:
+    conv = cli_replay(ZSH, AGENT, screen_only, tmp_path_factory)
+    turns = conv["turns"]
+    launch = next(k for k, t in enumerate(turns) if t["role"] == "system" and "--continue" in t["text"])
+    deploy = next(t["text"] for t in truth_turns(ZSH) if t["role"] == "user" and "kiosk" in t["text"])
+    # asked in the first session, drawn again after `kimi --yolo --continue`: once, before the launch
+    assert [k for k, t in enumerate(turns) if t["role"] == "user" and t["text"] == deploy][0] < launch
+    assert sum(t["role"] == "user" and "kiosk" in t["text"] for t in turns) == 1
+    after = turns[launch + 1:]
+    assert after[0] == {**after[0], "role": "user", "text": "and which one keeps compass bearings straight?"}
+    assert not any("flash the card" in t["text"] or "checklist" in t["text"] for t in after)
