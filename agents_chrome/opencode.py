@@ -36,6 +36,7 @@ from agents_chrome.rules import Labeled, LineRule
 from agents_chrome.segment import segment
 from agents_chrome.transcript import TLine
 from agents_chrome.turns import Turn
+from agents_chrome.wraps import broken_token
 from screen.cast import CastHeader
 from screen.frames import Frame
 from screen.memo import IdentityMemo
@@ -658,10 +659,10 @@ def unwrap_answer(rows: list[AnswerRow]) -> str:
                 # down is the run up to the next one, not one character
                 seg = _cjk_run(body).replace("**", "")
             # a token wider than the whole row (a digest, base64) is broken
-            # by character where the row ends: the row holds that token alone
-            # and is full to its edge
-            glue = _glued(tail, body) or (lead == hang and " " not in tail.strip()
-                                          and wcswidth(tail) > prev.limit and not body.startswith(" "))
+            # by character where the row ends, full to its edge (the row
+            # reaches a column past the limit): wraps.broken_token
+            glue = _glued(tail, body) or (lead == hang and broken_token(tail, body, prev.limit + 2,
+                                                                        prev.limit + 1 - hang))
             need = wcswidth(tail) + (0 if glue else 1) + wcswidth(seg)
             if row.limit == prev.limit:
                 # a numbered item's rows may have been drawn a column further

@@ -40,6 +40,7 @@ from agents_chrome.profile import ChromeProfile
 from agents_chrome.rules import Labeled, LineRule
 from agents_chrome.transcript import TLine
 from agents_chrome.turns import Turn
+from agents_chrome.wraps import broken_token
 from agents_chrome.cjk_bold import marked_ideograph_bold as _marked_ideograph_bold
 from agents_chrome.relayout import LayoutStitcher
 from screen.frames import Frame
@@ -573,7 +574,8 @@ def _join_prompt_rows(rows: list[str], width: int) -> str:
     for prev, row in zip(rows, rows[1:]):
         nxt = row.split()
         soft = nxt and wcswidth("> " + prev.rstrip()) + 1 + wcswidth(nxt[0]) > width
-        broken = soft and _token_cut("> " + prev, row, width)
+        # the marker's two columns and the text up to the edge (wraps.broken_token)
+        broken = soft and broken_token(("> " + prev).rstrip(), row.strip(), width, width - 2)
         text += ("" if broken else " " if soft else "\n") + (row.strip() if broken else row.rstrip())
     return text
 
@@ -581,37 +583,21 @@ def _join_prompt_rows(rows: list[str], width: int) -> str:
 #: columns an answer's rows stop short of the viewport's right edge
 ANSWER_MARGIN = 2
 
-#: a character a long token may hold where the wrap cut it: no blank, no box
-#: or block drawing (a rule or a box edge up to the width is no token)
-TOKEN_END = regex.compile(r"[^\s\u2500-\u259f]")
-
-
-def _token_cut(row: str, nxt: str, width: int) -> bool:
-    """Whether `row` (as drawn, from the viewport's first column) is one
-    token filling the row to the edge that the wrap cut by character, going
-    on at the start of `nxt` (a digest, base64, a URL wider than the row)."""
-    body, rest = row.rstrip(), nxt.strip()
-    token = body.split()[-1] if body.split() else ""
-    # the cut falls at the edge: the row is full (one short when a wide
-    # character did not fit); a row longer than that was laid out wider
-    return (bool(rest) and width - 1 <= wcswidth(body) <= width and len(body.split()) <= 2
-            and len(token) > width // 2 and bool(TOKEN_END.match(token[-1])) and bool(TOKEN_END.match(rest[0])))
-
-
 def _join_broken_tokens(rows: list[str], width: int) -> list[str]:
-    """Answer rows with each token the wrap cut at the edge (one token alone
-    on a full row, going on at the same indent under it) joined again."""
+    """Answer rows with each token the wrap cut at the edge (a row drawn up to
+    `width`, going on at the same indent under it: wraps.broken_token)
+    joined again."""
     out: list[str] = []
-    cut = False  # the last row joined into out[-1] is a full row cut inside its token
+    last = ""  # the screen row last joined into out[-1]
     indent = 0
     for row in rows:
         ind = len(row) - len(row.lstrip())
-        if cut and row.strip() and ind == indent:
+        if last and row.strip() and ind == indent and broken_token(last, row.strip(), width, width - indent):
             out[-1] = out[-1].rstrip() + row.strip()
         else:
             out.append(row)
             indent = ind
-        cut = bool(row.strip()) and _token_cut(row, "x", width)
+        last = row.rstrip()
     return out
 
 
