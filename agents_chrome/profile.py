@@ -57,7 +57,7 @@ class ChromeProfile:
     #: session: the agent prints that session's turns again when it starts
     resume_words: ClassVar[frozenset[str]] = frozenset()
     #: the prompts an earlier run of the agent was given in the same recording,
-    #: set by the shell split while it reads a run that resumes that session
+    #: set on a copy of the profile by the shell split for a run that resumes that session
     #: (the agent draws them again first), empty otherwise
     prompts_before: tuple[str, ...] = ()
     rules: ClassVar[Sequence[LineRule]] = ()

@@ -32,6 +32,7 @@ turns stay clean. A recording where no run is an agent is not cut at all.
 """
 from __future__ import annotations
 
+import copy
 import os
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Iterable
@@ -1233,11 +1234,11 @@ def split(frames: list[Frame], header: CastHeader, forced: str | None = None) ->
         notice = resume_notice(frames, r, hist) if r.resumed else []
         key = name or r.agent or ""
         again = key in shown and _resumes_session(profile, r.command)
-        profile.prompts_before = tuple(t.text for t in shown[key] if t.role == "user") if again else ()
-        try:
-            turns, labeled = profile.reconstruct(agent_frames(frames, runs, i, hist, notice), header)
-        finally:
-            profile.prompts_before = ()
+        if again:
+            # a copy: the module's profile is shared (live capture, the MCP server)
+            profile = copy.copy(profile)
+            profile.prompts_before = tuple(t.text for t in shown[key] if t.role == "user")
+        turns, labeled = profile.reconstruct(agent_frames(frames, runs, i, hist, notice), header)
         if again or (key in shown and r.resumed):
             # a job brought back (`fg`), or a launch that resumes a session shown before
             # (`codex resume --last`), prints its turns again first: they come back once,
