@@ -348,6 +348,18 @@ class AmpStitcher(Stitcher):
         return None
 
 
+def _bar_coloured(frame: Frame, y: int, x: int) -> bool:
+    """Whether the `┃` in cell `x` of row `y` is drawn in a colour: Amp draws
+    a prompt's bar in its mode's colour; a line the model wrote opening with
+    `┃` (a quote it typed so) is in the text's default colour. Such a row is
+    handed on one column further in, where the prompt rule does not take
+    it. Unknown styles: coloured."""
+    styles = frame.styles if frame.cells else None
+    if not styles or y >= len(styles):
+        return True
+    return any(lo <= x < hi and fg not in ("default", None) for lo, hi, fg, _bg, _flags in styles[y])
+
+
 #: (row text, alternate screen) -> the row as `AmpProfile.rows` gives it
 _ROW_SEEN: dict[tuple[str, bool], str] = {}
 
@@ -551,6 +563,8 @@ class AmpProfile(ChromeProfile):
             got = seen.get((ln, alt))
             if got is None:
                 got = seen[(ln, alt)] = _row_text(ln, alt)
+            if alt and got and PROMPT_ROW.match(got) and not _bar_coloured(frame, y, got.index("┃")):
+                got = " " + got  # the model's own `┃` line: no prompt (see _bar_coloured)
             out.append(got)
         return out
 

@@ -27,17 +27,54 @@ def popup_rows(frame: Frame) -> range:
         if i < 0:
             continue
         c = wcswidth(ln[:i])
-        if c < 4 or not body.endswith("╮") and not body[:-1].rstrip().endswith("╮"):
+        if c < 4:
             continue
-        if wcswidth(body) < frame.columns - 4:
+        if wcswidth(body) >= frame.columns - 4 and (body.endswith("╮") or body[:-1].rstrip().endswith("╮")):
+            for y2 in range(y + 1, len(lines)):
+                side = _at_cell(lines[y2], c)
+                if side == "╰":
+                    return range(y, y2 + 1)
+                if side not in ("│", "┃"):
+                    break
             continue
-        for y2 in range(y + 1, len(lines)):
-            side = _at_cell(lines[y2], c)
-            if side == "╰":
-                return range(y, y2 + 1)
-            if side not in ("│", "┃"):
-                break
+        got = _centred_box(lines, y, c)
+        if got is not None:
+            return got
     return range(0)
+
+
+def _centred_box(lines: list[str], y: int, c: int) -> range | None:
+    """A box drawn over the conversation away from both edges (Amp's command
+    palette, centred): its top corner at cell `c` on row `y`, the matching
+    `╮`, both sides running down to `╰` and `╯` in the same cells, and
+    something of the conversation showing beside it on one of its rows (a
+    box the model drew in an answer has only its indent beside it)."""
+    top = lines[y]
+    x = top.find("╭─")
+    end = top.find("╮", x)
+    if end < 0:
+        return None
+    r = c + wcswidth(top[x:end])
+    beside = bool(top[:x].strip() or top[end + 1:].strip())
+    for y2 in range(y + 1, len(lines)):
+        left, right = _at_cell(lines[y2], c), _at_cell(lines[y2], r)
+        if left == "╰" and right == "╯":
+            return range(y, y2 + 1) if beside or _beside(lines[y2], c, r) else None
+        if left not in ("│", "┃") or right not in ("│", "┃"):
+            return None
+        beside = beside or _beside(lines[y2], c, r)
+    return None
+
+
+def _beside(ln: str, c: int, r: int) -> bool:
+    """Whether the row shows anything left of cell `c` or right of cell `r`."""
+    x, out = 0, False
+    for ch in ln:
+        if (x < c or x > r) and ch.strip():
+            out = True
+            break
+        x += max(wcwidth(ch), 1)
+    return out
 
 
 def _at_cell(ln: str, col: int) -> str:

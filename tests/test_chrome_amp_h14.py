@@ -22,14 +22,28 @@ screen only):
   prompt matched nothing typed), and the answer's URL and base64 were cut in
   two. A full row whose last word and the next row's first are together
   longer than the row is one token again.
+
+A second probe (101x30, not landed: one recording per agent) typed `/` on
+the empty input, `hel`, Esc, then its prompt; the model quoted two lines
+opening with `┃`. It lost half of everything (recall 0.54, precision 0.55,
+turns_ok 0): Amp's command palette is a box centred over the conversation,
+not at its right edge as the Ctrl+C menu is, so overlay.popup_rows missed it
+and its rows (`relay d │  amp reconnect │`) came back as prompts; and the
+quoted `┃` lines read as a prompt. A box away from both edges whose sides run
+down to its bottom corners, with conversation showing beside it, is a popup
+now; and a `┃` drawn in the text's default colour is the model's (Amp draws a
+prompt's bar in its mode's colour). The probe is 1.00 both ways after; the
+tests below replay a cast written here with those drawings through the CLI.
 """
 from __future__ import annotations
+
+import json
 
 import pytest
 
 from agents_chrome.amp import join_cut_tokens, wrapped_prompt, PROFILE
 from agents_chrome.transcript import TLine
-from tests.conftest import RECORDINGS, cli_replay, truth_turns
+from tests.conftest import RECORDINGS, cli, cli_replay, truth_turns
 
 ORIENT = RECORDINGS / "amp" / "h14-amp-orienteer-chrome-127x36"
 
@@ -117,3 +131,43 @@ def test_cut_tokens_join_only_past_the_row() -> None:
     prompt = wrapped_prompt([(" ┃ open " + "x" * 40, 44), (" ┃ " + "y" * 12 + " now", 44)])
     assert prompt == "open " + "x" * 40 + "y" * 12 + " now"
     assert wrapped_prompt([(" ┃ open the", 20), (" ┃ door", 20)]) == "open the\ndoor"
+
+
+def _palette_cast(path, palette: bool) -> None:
+    """An Amp-like alternate screen at 80x24: a prompt with its bar in green, an
+    answer quoting two lines that open with `┃` (default colour), the input
+    box at the bottom; then (with `palette`) a box centred over it all, taken
+    away again."""
+    w, h = 80, 24
+
+    def at(y: int, x: int, s: str) -> str:
+        return f"\x1b[{y + 1};{x + 1}H{s}"
+
+    box = at(h - 5, 0, "╭" + "─" * (w - 2) + "╮") + "".join(at(y, 0, "│" + " " * (w - 2) + "│")
+                                                          for y in range(h - 4, h - 1)) + at(h - 1, 0, "╰" + "─" * (w - 2) + "╯")
+    rows = [" \x1b[38;5;2m┃\x1b[39m relay plan please", "", " Quoted from the rules:", "",
+            " ┃ every runner carries a whistle", " ┃ the last leg starts at noon", "", " Bring spare pins."]
+    conv = "\x1b[2J" + "".join(at(4 + i, 0, r) for i, r in enumerate(rows)) + box
+    c, top, bottom, bw = 12, 3, 14, 50
+    pal = at(top, c, "╭─ Command Palette " + "─" * (bw - 20) + "╮") + "".join(
+        at(y, c, "│" + ("   thread  new" if y == top + 4 else "").ljust(bw - 2) + "│") for y in range(top + 1, bottom))
+    pal += at(bottom, c, "╰" + "─" * (bw - 2) + "╯")
+    events = [[0.5, "o", "\x1b[?1049h" + conv]] + ([[1.0, "o", pal], [2.0, "o", conv]] if palette else []) + \
+        [[3.0, "o", "\x1b[?1049l"]]
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(json.dumps({"version": 2, "width": w, "height": h, "command": "amp"}) + "\n")
+        for e in events:
+            f.write(json.dumps(e) + "\n")
+
+
+@pytest.mark.parametrize("palette", [False, True], ids=["plain", "palette-opened"])
+def test_a_centred_palette_and_quoted_bars_stay_out_of_the_prompts(tmp_path, palette: bool) -> None:
+    cast = tmp_path / "session.cast"
+    _palette_cast(cast, palette)
+    p = cli("replay", str(cast), "--agent", "amp", "--format", "json")
+    assert p.returncode == 0, p.stderr
+    turns = json.loads(p.stdout)["turns"]
+    assert [t["text"] for t in turns if t["role"] == "user"] == ["relay plan please"]
+    answer = "\n".join(t["text"] for t in turns if t["role"] == "assistant")
+    assert "┃ every runner carries a whistle" in answer and "Bring spare pins." in answer
+    assert "thread  new" not in answer and "│" not in answer
