@@ -421,6 +421,7 @@ class ClaudeCodeProfile(ChromeProfile):
                 prev = lb.kind
         _records_to_tables(labeled)
         _prompts_that_look_like_commands(labeled)
+        _unknown_commands(labeled)
         _answers_without_marker(labeled)
         return labeled
 
@@ -510,6 +511,39 @@ def _prompts_that_look_like_commands(labeled: list[Labeled]) -> None:
         if not SLASH_NAME.match(lb.body) or (len(lb.body.split()) >= 3 and following is not None
                                               and following.kind in ("assistant", "tool_call", "thinking")):
             lb.kind, lb.rule = "user", "prompt"
+
+
+#: what Claude Code draws, in place of the prompt's echo, for a prompt that
+#: opens with a slash word that names no command or skill (2.1.197 adds
+#: `. Did you mean /name?`)
+UNKNOWN_COMMAND = regex.compile(r"^Unknown command: (?P<name>/[\w:-]+)(?:\.(?:\s+Did you mean\s.*)?)?\s*$")
+UNKNOWN_ARGS = regex.compile(r"^Args from unknown skill: (?P<args>.*)$")
+
+
+def _unknown_commands(labeled: list[Labeled]) -> None:
+    """A prompt opening with `/word` that is no command is never echoed as
+    `❯ /word …`: Claude Code (full screen and inline) draws `● Unknown
+    command: /word` and, when words followed, `● Args from unknown skill:
+    <the words>`, the two with an answer's marker. Such a pair not under a prompt of its own
+    (an answer's row comes under its prompt, its thinking or a tool) is the
+    prompt as typed: the slash word, a space and the words."""
+    last = None  # the kind of the last turn-opening row
+    for k, lb in enumerate(labeled):
+        if lb.kind in ("blank", "chrome", "cont"):
+            continue
+        m = UNKNOWN_COMMAND.match(lb.body) if lb.kind == "assistant" and lb.rule == "answer" else None
+        if m is not None and last not in ("user", "system"):
+            lb.kind, lb.rule, lb.body = "user", "unknown-command", m.group("name")
+            j = next((j for j in range(k + 1, len(labeled)) if labeled[j].kind not in ("blank", "chrome")), None)
+            nxt = labeled[j] if j is not None else None
+            a = UNKNOWN_ARGS.match(nxt.body) if nxt is not None and nxt.kind == "assistant" else None
+            if a is not None:
+                lb.body += " " + a.group("args")
+                nxt.kind, nxt.rule = "chrome", "unknown-args"
+                for x in labeled[k + 1:j]:  # the blank between the two rows is no line of the prompt
+                    if x.kind == "blank":
+                        x.kind, x.rule = "chrome", "unknown-args"
+        last = lb.kind
 
 
 NESTED_ITEM = regex.compile(r"^(?P<indent> +)(?P<mark>[a-z]{1,3})\. (?=\S)")
@@ -1281,6 +1315,26 @@ def _drop_stale_copies(lines: list[str], end: int) -> list[str]:
     return head + keep + lines[start:]
 
 
+_TABLE_TOP = regex.compile(r"^\s*┌[─┬]*┐\s*$")
+_TABLE_MID = regex.compile(r"^\s*├[─┼]*┤\s*$")
+_TABLE_BOTTOM = regex.compile(r"^\s*└[─┴]*┘\s*$")
+
+
+def _in_drawn_table(lines: list[str], i: int, j: int) -> bool:
+    """Rows i..j-1 sit in a table as Claude Code draws one: rows and `├─┼─┤`
+    rules up to a `┌─┬─┐` top and down to a `└─┴─┘` bottom. A box the
+    model drew itself with other corners (`╭─╮`, a `├──┤` under a rounded
+    top) holds one line per row."""
+    up = i - 1
+    while up >= 0 and (_BOX_ROW.match(lines[up]) or _TABLE_MID.match(lines[up])):
+        up -= 1
+    down = j
+    while down < len(lines) and (_BOX_ROW.match(lines[down]) or _TABLE_MID.match(lines[down])):
+        down += 1
+    return (up >= 0 and bool(_TABLE_TOP.match(lines[up]))
+            and down < len(lines) and bool(_TABLE_BOTTOM.match(lines[down])))
+
+
 def _one_row_per_record(text: str) -> str:
     """A box-drawn table's record whose cells wrapped over several rows,
     drawn as one row.
@@ -1306,7 +1360,7 @@ def _one_row_per_record(text: str) -> str:
             j += 1
         group = lines[i:j]
         parts = [ln.strip()[1:-1].split("│") for ln in group]
-        if len(group) == 1 or len({len(p) for p in parts}) != 1:
+        if len(group) == 1 or len({len(p) for p in parts}) != 1 or not _in_drawn_table(lines, i, j):
             out.extend(group)
         else:
             indent = group[0][:len(group[0]) - len(group[0].lstrip())]
