@@ -1027,7 +1027,13 @@ def _strip_gutters(labeled: list[Labeled]) -> None:
                     j += 1
                 else:
                     break
-            if len(run) >= 2 or (j < n and not labeled[j].line.text.strip()):
+            # a block of one code line the width wrapped: its rows under the code
+            # column (no number of their own), then the blank after the block
+            end, col = j, len(m.group("indent")) + len(m.group("n")) + 1
+            while (end < n and labeled[end].kind == "cont" and not GUTTER.match(labeled[end].line.text)
+                   and len(labeled[end].line.text) - len(labeled[end].line.text.lstrip()) >= col):
+                end += 1
+            if len(run) >= 2 or (end < n and not labeled[end].line.text.strip()):
                 for k, mk in run:
                     code = mk.group("code") or ""
                     if labeled[k].kind == "assistant":  # the block opens the answer: its head row

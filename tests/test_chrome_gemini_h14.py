@@ -146,3 +146,21 @@ def test_prompt_token_broken_after_a_hyphen_is_whole() -> None:
     rows = [band_top, " > a well-", "   known trick", band_bottom, "✦ Done."]
     labeled = PROFILE.label([TLine(t, 0.0, "alt", 1, 104) for t in rows])
     assert " ".join(next(t.text for t in PROFILE.turns(labeled) if t.role == "user").split()) == "a well- known trick"
+
+
+def test_one_code_line_the_width_wrapped_loses_its_line_number() -> None:
+    """A probe at 71x23 (not landed) answered with a one-line code block,
+    `curl -O <a 120-character URL>`, wrapped over three rows under the code
+    column: its `1` stayed in the answer as a word (a block of one numbered
+    row was only read as code when a blank row came right under it)."""
+    w = 71
+    url = "https://bakery.example.org/recipes/sourdough/country-loaf/hydration-seventy-eight-percent/levain.pdf"
+    rows = ["✦ Fetch it:", "", "   1 curl -O", "     " + url[:w - 5], "     " + url[w - 5:], "", "  Then bake."]
+    labeled = PROFILE.label([TLine(t, 0.0, "history", 0, w) for t in rows])
+    answer = next(t.text for t in PROFILE.turns(labeled) if t.role == "assistant")
+    assert "1" not in answer.split()
+    assert "curl -O" in answer and url in answer.split()
+    # a numbered row with prose under it at the answer's column is no code block
+    rows = ["✦ Count:", "", "  1 apple", "  and more text here", "", "  Done."]
+    labeled = PROFILE.label([TLine(t, 0.0, "history", 0, w) for t in rows])
+    assert "1 apple" in next(t.text for t in PROFILE.turns(labeled) if t.role == "assistant")
