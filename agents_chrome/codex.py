@@ -1450,15 +1450,20 @@ def _prompt_lists(labeled: list[Labeled]) -> None:
 
 
 def _answer_rows_like_output(labeled: list[Labeled]) -> None:
-    """`  └ two frames of capped brood` after a blank row of an answer is the
-    answer's own text (a line the model opened with the glyph), not a
-    call's output: Codex draws a call's `└` row right under the call, never
-    after a blank row."""
+    """`  └ two frames of capped brood` after a blank row of an answer, or
+    under answer rows that follow a blank row (`  • port shroud: …` /
+    `  └ replace before …`), is the answer's own text (a line the model
+    opened with the glyph), not a call's output: Codex draws a call's `└`
+    row right under the call's marker row and its wrapped rows, never after
+    a blank row."""
     opened = None  # kind of the last block opened
     for k, lb in enumerate(labeled):
-        if (lb.kind == "tool_result" and lb.rule == "tool-output" and opened == "assistant"
-                and k > 0 and labeled[k - 1].kind == "blank"):
-            lb.kind, lb.rule, lb.body = "cont", "answer-row", lb.line.text
+        if lb.kind == "tool_result" and lb.rule == "tool-output" and opened == "assistant" and k > 0:
+            up = k - 1
+            while up > 0 and labeled[up].kind == "cont" and labeled[up].line.text.strip():
+                up -= 1
+            if labeled[up].kind == "blank":
+                lb.kind, lb.rule, lb.body = "cont", "answer-row", lb.line.text
         elif lb.kind in MARKER_KINDS:
             opened = lb.kind
 
