@@ -130,6 +130,9 @@ class ClaudeCodeProfile(ChromeProfile):
         # space). Seen outside the box when another program wrote over it (a background
         # job's output left on the row, the box redrawn lower): never a prompt sent
         LineRule("input-row", "chrome", "^❯\xa0"),
+        # a command run in shell mode (typed after `!`): echoed `! cmd` at the left edge, its
+        # output under `⎿`; Claude Code sends both to the model, which answers
+        LineRule("bang-command", "user", r"^! (?P<body>\S.*)$"),
         LineRule("slash-command", "system", r"^❯\s+(?P<body>/[\w:-]+.*)$"),
         LineRule("empty-prompt", "chrome", r"^❯\s*$"),
         LineRule("prompt", "user", r"^❯\s(?P<body>.*)$"),
@@ -440,6 +443,8 @@ class ClaudeCodeProfile(ChromeProfile):
             return Turn("tool_call", arg.rstrip(")").strip(), name=name.strip() or None)
         if kind == "tool_result":
             return Turn("tool_result", text)
+        if kind == "user" and members and members[0].rule == "bang-command":
+            return Turn(kind, "!" + text)  # as typed: `!` then the command (the echo puts a space between)
         if kind == "user":
             key = _markless(text)
             pasted = getattr(self, "_pasted", {}).get(key)

@@ -20,6 +20,11 @@ name), against its truth.json, as recorded and with the input events removed:
   group's row is its phrases and nothing else (joined by commas, then
   `· N failed` and the key hint); a status row's time has its unit (`3s`,
   `1m`) or waits for a background agent.
+- a command run in shell mode (typed after `!`) is echoed `! ls -1 hut/logger`
+  at the left edge, its output under `⎿`; Claude Code sends both to the
+  model, which answers. The echo was read as the last row of the answer
+  above and the model's reply as more of that turn (turns_ok 0). The row is
+  now the user's turn, `!` and the command as typed.
 """
 from __future__ import annotations
 
@@ -71,14 +76,20 @@ def _lookalike_lines(case: Path) -> list[str]:
             for ln in t["text"].splitlines() if LOOKALIKE.match(ln)]
 
 
+def _bangs(case: Path) -> list[str]:
+    return [t["text"] for t in truth_turns(case) if t["role"] == "user" and not t.get("kind")
+            and t["text"].startswith("!")]
+
+
 LONG = [c for c in CASES if (c / "meta.json").exists() and _long_tokens(c)]
 GLYPH = [c for c in CASES if _glyph_lines(c)]
 SAYS = [c for c in CASES if _lookalike_lines(c)]
+BANG = [c for c in CASES if _bangs(c)]
 TYPED = [c for c in LONG if any(role == "user" for _i, role, _t in _long_tokens(c))]
 
 
 def test_there_are_cases():
-    assert LONG and GLYPH and TYPED and SAYS
+    assert LONG and GLYPH and TYPED and SAYS and BANG
 
 
 @pytest.mark.parametrize("screen_only", WAYS, ids=["recorded", "screen-only"])
@@ -120,3 +131,18 @@ def test_answer_lines_that_read_like_a_tool_group_or_the_status_stay_in_the_answ
     for line in _lookalike_lines(case):
         assert line in answers, line
         assert not any(c and c in line for c in calls), line
+
+
+@pytest.mark.parametrize("screen_only", WAYS, ids=["recorded", "screen-only"])
+@pytest.mark.parametrize("case", BANG, ids=lambda c: c.name)
+def test_a_shell_mode_command_is_the_users_turn(case: Path, screen_only: bool):
+    conv = cli_replay(case, "claude-code", screen_only)
+    turns = [t for t in conv["turns"] if not (t["role"] == "user" and t.get("kind"))]
+    users = [t["text"] for t in turns if t["role"] == "user"]
+    typed = [t["text"] for t in truth_turns(case) if t["role"] == "user" and not t.get("kind")]
+    assert [_norm(u) for u in users] == [_norm(u) for u in typed]
+    for bang in _bangs(case):
+        k = next(i for i, t in enumerate(turns) if t["role"] == "user" and t["text"] == bang)
+        # its output, then the model's answer to it, belong to it
+        after = [t["role"] for t in turns[k + 1:]]
+        assert "assistant" in after[:3]
