@@ -531,13 +531,15 @@ def _unknown_commands(labeled: list[Labeled]) -> None:
     command: /word` and, when words followed, `● Args from unknown skill:
     <the words>`, the two with an answer's marker. Such a pair not under a prompt of its own
     (an answer's row comes under its prompt, its thinking or a tool) is the
-    prompt as typed: the slash word, a space and the words."""
+    prompt as typed: the slash word, a space and the words. A local
+    command's row above (`❯ /model` and its `⎿` output) is no prompt the
+    pair could answer."""
     last = None  # the kind of the last turn-opening row
     for k, lb in enumerate(labeled):
         if lb.kind in ("blank", "chrome", "cont"):
             continue
         m = UNKNOWN_COMMAND.match(lb.body) if lb.kind == "assistant" and lb.rule == "answer" else None
-        if m is not None and last not in ("user", "system"):
+        if m is not None and last != "user":
             lb.kind, lb.rule, lb.body = "user", "unknown-command", m.group("name")
             j = next((j for j in range(k + 1, len(labeled)) if labeled[j].kind not in ("blank", "chrome")), None)
             nxt = labeled[j] if j is not None else None
@@ -548,7 +550,9 @@ def _unknown_commands(labeled: list[Labeled]) -> None:
                 for x in labeled[k + 1:j]:  # the blank between the two rows is no line of the prompt
                     if x.kind == "blank":
                         x.kind, x.rule = "chrome", "unknown-args"
-        last = lb.kind
+        # (nothing answers a prompt no command took: an `Unknown command` right
+        # under it is the next such prompt)
+        last = "unknown-command" if lb.rule == "unknown-command" else lb.kind
 
 
 NESTED_ITEM = regex.compile(r"^(?P<indent> +)(?P<mark>[a-z]{1,3})\. (?=\S)")

@@ -116,3 +116,17 @@ def test_a_box_the_model_drew_keeps_one_line_per_row(case, screen_only):
     conv = cli_replay(case, "claude-code", screen_only)
     drawn = {_norm(ln) for t in conv["turns"] if t["role"] == "assistant" for ln in t["text"].split("\n")}
     assert [r for r in _rounded_box_rows(case) if _norm(r) not in drawn] == []
+
+
+def test_two_slash_words_that_are_no_commands_in_a_row_are_two_prompts():
+    """Nothing answers a prompt no command took: the next `Unknown command` row right under it
+    is the next such prompt; so is one under a local command (`❯ /model` and its output)."""
+    rows = _labeled([("assistant", "answer", "Unknown command: /flight"), ("blank", "blank", ""),
+                     ("assistant", "answer", "Args from unknown skill: over the weir"), ("blank", "blank", ""),
+                     ("assistant", "answer", "Unknown command: /sluice. Did you mean /skills?"),
+                     ("blank", "blank", ""),
+                     ("system", "slash-command", "/model"), ("cont", "unmatched", "  ⎿  Set model to Opus"),
+                     ("assistant", "answer", "Unknown command: /paddle")])
+    _unknown_commands(rows)
+    assert [(lb.kind, lb.body) for lb in rows if lb.kind not in ("blank", "chrome", "cont")] == [
+        ("user", "/flight over the weir"), ("user", "/sluice"), ("system", "/model"), ("user", "/paddle")]
