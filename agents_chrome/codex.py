@@ -36,7 +36,7 @@ from agents_chrome.profile import ChromeProfile
 from agents_chrome.rules import MARKERS as MARKER_KINDS, Labeled, LineRule
 from agents_chrome.transcript import TLine
 from agents_chrome.turns import Turn
-from agents_chrome.wraps import join_broken_tokens
+from agents_chrome.wraps import by_runs, join_broken_tokens
 from screen.frames import Frame
 from screen.memo import IdentityMemo
 from screen.vscreen import FLAG_BOLD, FLAG_ITALIC
@@ -841,14 +841,11 @@ def _join_wide_wraps(text: str, full: frozenset[str] = frozenset(),
     rows = text.split("\n")
     if len(rows) < 2 or not any(_wide(c) for c in text):
         return text
-    out: list[str] = []
-    para: list[str] = []
     bare = {_unmarked(f) for f in full}
     cut = None if wrappable is None else {_unmarked(w) for w in wrappable}
 
-    def flush() -> None:
-        if not para:
-            return
+    def join(para: list[str]) -> list[str]:
+        out: list[str] = []
         top = max(wcswidth(r.rstrip()) for r in para)
         # Chinese and Japanese run on, so their wraps fall between two
         # characters. Korean spaces its words, but Codex may break between
@@ -868,16 +865,9 @@ def _join_wide_wraps(text: str, full: frozenset[str] = frozenset(),
                 out.append(cur)
                 cur = nxt
         out.append(cur)
-        para.clear()
+        return out
 
-    for r in rows:
-        if r.strip():
-            para.append(r)
-        else:
-            flush()
-            out.append(r)
-    flush()
-    return "\n".join(out)
+    return "\n".join(by_runs(rows, str.strip, join))
 
 
 QUOTE_ROW = regex.compile(r"^(\s*)> (\S.*)$")
@@ -895,12 +885,8 @@ def _quote_wraps(text: str) -> str:
     rows = text.split("\n")
     if sum(1 for r in rows if QUOTE_ROW.match(r)) < 2:
         return text
-    out: list[str] = []
-    block: list[str] = []
 
-    def flush() -> None:
-        if not block:
-            return
+    def join(block: list[str]) -> list[str]:
         top = max(wcswidth(r.rstrip()) for r in block)
         last = block[0].rstrip()
         lines: list[str] = []
@@ -911,17 +897,9 @@ def _quote_wraps(text: str) -> str:
             else:
                 lines.append("\n" + nxt.rstrip())
             last = nxt.rstrip()
-        out.append(block[0].rstrip() + "".join(x if x.startswith("\n") else " " + x for x in lines))
-        block.clear()
+        return [block[0].rstrip() + "".join(x if x.startswith("\n") else " " + x for x in lines)]
 
-    for r in rows:
-        if QUOTE_ROW.match(r):
-            block.append(r)
-        else:
-            flush()
-            out.append(r)
-    flush()
-    return "\n".join(out)
+    return "\n".join(by_runs(rows, QUOTE_ROW.match, join))
 
 
 def _unmarked(text: str) -> str:

@@ -11,6 +11,7 @@ than the column was one token.
 """
 from __future__ import annotations
 
+from itertools import groupby
 from typing import Callable
 
 import regex
@@ -69,12 +70,9 @@ def join_broken_tokens(text: str, cut: Callable[[str], bool]) -> str:
     rows = text.split("\n")
     if len(rows) < 2:
         return text
-    out: list[str] = []
-    para: list[str] = []
 
-    def flush() -> None:
-        if not para:
-            return
+    def join(para: list[str]) -> list[str]:
+        out: list[str] = []
         top = max(_cells(r.rstrip()) for r in para)
         cur = last = para[0].rstrip()
         for nxt in para[1:]:
@@ -88,13 +86,17 @@ def join_broken_tokens(text: str, cut: Callable[[str], bool]) -> str:
                 cur = nxt.rstrip()
             last = nxt.rstrip()
         out.append(cur)
-        para.clear()
+        return out
 
-    for r in rows:
-        if r.strip():
-            para.append(r)
-        else:
-            flush()
-            out.append(r)
-    flush()
-    return "\n".join(out)
+    return "\n".join(by_runs(rows, str.strip, join))
+
+
+def by_runs(rows: list[str], member: Callable[[str], object],
+            join: Callable[[list[str]], list[str]]) -> list[str]:
+    """`rows` with each run of consecutive rows that are `member`s replaced
+    by what `join` makes of it; the rows between runs as they are. A wrap is
+    undone inside a paragraph (or a quote), never across what separates them."""
+    out: list[str] = []
+    for inside, run in groupby(rows, key=lambda r: bool(member(r))):
+        out.extend(join(list(run)) if inside else run)
+    return out
