@@ -1152,6 +1152,17 @@ class OpenCodeProfile(ChromeProfile):
                 last = lb
                 continue
             prev = last = lb
+        # A command typed in shell mode (`!` on an empty prompt) is drawn as a
+        # bash panel with no prompt of its own: it opens right under the turn
+        # footer (`▣`) of the answer before, where a call of the model's
+        # follows its prompt or its answer text. It is the user's turn.
+        prev = None
+        for lb in labeled:
+            if lb.kind == "tool_call" and lb.rule in ("bash", "bash-running") and prev is not None \
+                    and prev.rule == "turn-footer":
+                lb.rule = "bash-typed"
+            if lb.kind != "blank":
+                prev = lb
         return labeled
 
     def reconstruct(self, frames: Iterable[Frame], header: CastHeader | None = None
@@ -1173,10 +1184,11 @@ class OpenCodeProfile(ChromeProfile):
     def make_turn(self, kind: str, text: str, members: list[Labeled]) -> Turn | list[Turn] | None:
         rule = members[0].rule if members else ""
         if kind == "tool_call":
-            if rule in ("bash", "bash-running"):
+            if rule in ("bash", "bash-running", "bash-typed"):
                 head = [text.splitlines()[0].strip()]
                 head += [m.body.strip() for m in members[1:] if m.rule == "bash-wrapped"]
-                return Turn("tool_call", join_command_rows(head), name="bash")
+                call = Turn("tool_call", join_command_rows(head), name="bash")
+                return [Turn("user", call.text), call] if rule == "bash-typed" else call
             m = (PANEL_HEAD if rule == "panel-tool" else TOOL_ICON).match(members[0].line.text)
             if m:
                 name = m.group("name").lower()

@@ -49,11 +49,13 @@ class OpenCodeProvider(BaseProvider):
                     msg = _load(mdata, res, f"{path}:message {mid}")
                     if msg is None:
                         continue
+                    parent = [_quiet_load(d) for _, d in parts.get(str(msg.get("parentID")), [])]
+                    shell = msg.get("role") == "assistant" and _shell_mode(parent)
                     for pid, pdata in parts.get(mid, []):
                         with res.line(f"{path}:part {pid}"):
                             part = _load(pdata, res, f"{path}:part {pid}")
                             if part is not None:
-                                turns.extend(_part_turns(msg, part, pid, pdata.encode("utf-8")))
+                                turns.extend(_part_turns(msg, part, pid, pdata.encode("utf-8"), shell))
                 if turns:
                     res.conversations.append(Conversation(
                         id=conversation_id(self.name, sid), agent=self.name, native_id=sid, agent_version=version,
@@ -80,11 +82,14 @@ class OpenCodeProvider(BaseProvider):
                     res.skip(f"{sfile}: message", "unexpected shape (no id)")
                     continue
                 pdir = storage / "part" / m["id"]
+                parent = [_quiet_load(f.read_text(encoding="utf-8", errors="replace"))
+                          for f in sorted((storage / "part" / str(m.get("parentID"))).glob("*.json"))]
+                shell = m.get("role") == "assistant" and _shell_mode(parent)
                 for pf in sorted(pdir.glob("*.json")):
                     with res.line(str(pf), turns):
                         part = _load_file(pf, res)
                         if part:
-                            turns.extend(_part_turns(m, part, pf.stem, pf.read_bytes()))
+                            turns.extend(_part_turns(m, part, pf.stem, pf.read_bytes(), shell))
             if turns:
                 time = obj(s.get("time"))
                 res.conversations.append(Conversation(
@@ -119,7 +124,24 @@ def _load_file(path: Path, res: ParseResult) -> dict | None:
         return None
 
 
-def _part_turns(msg: dict[str, Any], part: dict[str, Any], pid: str, raw: bytes) -> list[Turn]:
+def _quiet_load(data: str) -> dict | None:
+    try:
+        d = json.loads(data)
+    except (json.JSONDecodeError, TypeError, RecursionError):
+        return None
+    return d if isinstance(d, dict) else None
+
+
+def _shell_mode(parent_parts: list[dict | None]) -> bool:
+    """A command typed in shell mode (`!` on an empty prompt) is stored as a
+    user message holding only OpenCode's own synthetic text, answered by an
+    assistant message holding the bash call: the model is not asked."""
+    return bool(parent_parts) and all(p is not None and p.get("type") == "text" and p.get("synthetic")
+                                      for p in parent_parts)
+
+
+def _part_turns(msg: dict[str, Any], part: dict[str, Any], pid: str, raw: bytes,
+                shell: bool = False) -> list[Turn]:
     role = msg.get("role")
     t = part.get("type")
     ts = iso((part.get("time") or {}).get("start") or (msg.get("time") or {}).get("created"))
@@ -140,6 +162,9 @@ def _part_turns(msg: dict[str, Any], part: dict[str, Any], pid: str, raw: bytes)
         shown = inp.get("command") or inp.get("filePath") or inp.get("pattern") if isinstance(inp, dict) else None
         out = [Turn("tool_call", str(shown or json.dumps(inp, ensure_ascii=False)), name=part.get("tool"), input=inp,
                     ts=ts, model=model, key=key, raw=raw)]
+        if shell and part.get("tool") == "bash" and isinstance(inp, dict) and isinstance(inp.get("command"), str):
+            # the user's turn is the command as typed after `!`
+            out.insert(0, Turn("user", inp["command"], ts=ts, key=turn_key(pid, "typed")))
         if "output" in state or state.get("error"):
             out.append(Turn("tool_result", str(state.get("output") or state.get("error") or ""), name=part.get("tool"),
                             is_error=state.get("status") == "error", ts=ts, key=turn_key(pid, "out")))
