@@ -597,6 +597,7 @@ class CodexProfile(ChromeProfile):
         # resume <id>`), printed after the TUI let go, are wrapped by the
         # terminal: the rows the autowrap carried them on to. (The `/status`
         # panel has a `Token usage:` field too, with fields of its own under it.)
+        _resume_rows_in_answer(labeled)
         wrapping = None
         prev: Labeled | None = None
         for lb in labeled:
@@ -1444,6 +1445,36 @@ def _answer_rows_like_output(labeled: list[Labeled]) -> None:
                 lb.kind, lb.rule, lb.body = "cont", "answer-row", lb.line.text
         elif lb.kind in MARKER_KINDS:
             opened = lb.kind
+
+
+def _resume_rows_in_answer(labeled: list[Labeled]) -> None:
+    """Codex's exit hint is three rows in a fixed order: `To continue this
+    session, run:`, `  codex resume <id>`, `Or run codex resume and select
+    …`. A `codex resume …` or `Or run codex resume …` row whose nearest
+    non-blank row above is not the hint's row before it is the answer's own
+    text (a model that tells the user how to resume), not the exit hint."""
+    prev: Labeled | None = None  # the nearest hint row above, through rows the terminal's autowrap carried it on to
+    carried = False
+    for lb in labeled:
+        if lb.kind == "blank":
+            continue
+        if lb.rule == "resume-hint":
+            text = lb.line.text.strip()
+            above = prev.line.text.strip() if prev is not None else ""
+            if text.startswith("codex resume"):
+                head = above.startswith("To continue this session")
+            elif text.startswith("Or run"):
+                head = above.startswith("codex resume")
+            else:
+                head = True
+            if not head:
+                lb.kind, lb.rule, lb.body = "cont", "answer-row", lb.line.text
+                prev = None
+            else:
+                prev = lb
+        elif not carried:
+            prev = None
+        carried = lb.line.wrapped
 
 
 def _explore_call(row: str) -> Turn | list[Turn] | None:

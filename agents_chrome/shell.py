@@ -416,12 +416,14 @@ def find_runs(frames: list[Frame], hist: list[int] | None = None, learned: Learn
     `learned`: a prompt shape found in the recording (`learn_prompt`)."""
     hist = hist if hist is not None else _absolute(frames)
     runs: list[Run] = []
+    accepted: list[tuple[int, int]] = []  # (frame, absolute row) of each line a line editor accepted
     for k, f in enumerate(frames):
         if k > 0 and runs and runs[-1].prompt_abs is not None and _relaid(frames[k - 1], f):
             d = _anchor_shift(f, hist[k], runs[-1])
             if d:
                 for j in range(k, len(hist)):
                     hist[j] += d
+        accepted += [(k, hist[k] + y - (1 if x == 0 else 0)) for x, y in f.accepted]
         _plain_prompts(f, k, hist[k], runs)
         si = None
         if learned is None or not _opens_learned(f, learned):
@@ -439,7 +441,7 @@ def find_runs(frames: list[Frame], hist: list[int] | None = None, learned: Learn
                 # the latest right prompt: zsh draws it anew on a resize (`%*` shows a new time)
                 runs[-1].rprompt = _rprompt(f) or runs[-1].rprompt
             continue
-        _skipped_prompts(f, k, hist[k], runs, si[0], row_abs)
+        _skipped_prompts(f, k, hist[k], runs, si[0], row_abs, accepted)
         if not runs and k > 0:
             runs.append(Run(0, None))
         runs.append(Run(k, row_abs, si[0], si[1], rprompt=_rprompt(f)))
@@ -451,23 +453,44 @@ def find_runs(frames: list[Frame], hist: list[int] | None = None, learned: Learn
     return runs
 
 
-def _skipped_prompts(f: Frame, k: int, base: int, runs: list[Run], prompt: str, row_abs: int) -> None:
+def _skipped_prompts(f: Frame, k: int, base: int, runs: list[Run], prompt: str, row_abs: int,
+                     accepted: list[tuple[int, int]] = ()) -> None:
     """Runs for prompt rows no frame waited at, above a new prompt row: with no
     pauses the next prompt (and what is typed there) comes in the same frame as
     the line before it was accepted, and a line editor that draws a suggestion
     after the cursor (fish's autosuggestion) shows no frame idle at it either.
     A row between the last run's row and the new one that opens with the very
     same prompt (a user, host or directory in it, not a bare `$ `) is a prompt
-    the shell drew: its run opens there, in order."""
+    the shell drew: its run opens there, in order.
+
+    A line editor that turns bracketed paste off as it accepts a line (bash,
+    zsh) gives a frame at each accepted line, whatever the pauses
+    (`Frame.accepted`, known also where no frame of its own was taken, as
+    with no input events after a pause before Enter; here: frame, absolute
+    row of the line's end). When an earlier run's line shows one, the shell
+    marks its lines so, and a row it drew as a prompt shows one too: a row
+    that opens with the prompt but whose line no accept came from is what a
+    command printed (`cat` of a saved session: `pier proj % codex`), not a
+    prompt."""
     if len(prompt.strip()) < 3 or f.alternate:
         return
-    last = next((r.prompt_abs for r in reversed(runs) if r.prompt_abs is not None), -1)
+    last_run = next((r for r in reversed(runs) if r.prompt_abs is not None), None)
+    last = last_run.prompt_abs if last_run is not None else -1
+    ends = [a for j, a in accepted if last_run is not None and j >= last_run.start]
+    marks = any(j >= r.start and r.prompt_abs <= a < r.prompt_abs + MAX_EDIT_ROWS
+                for r in runs if r.prompt_abs is not None for j, a in accepted)
+    rows = []
     for y in range(max(0, last + 1 - base), min(row_abs - base, len(f.lines))):
         if y > 0 and _continues(f, y - 1):
             continue
+        if f.lines[y].startswith(prompt):
+            rows.append(y)
+    for n, y in enumerate(rows):
         row = f.lines[y]
-        if not row.startswith(prompt):
-            continue
+        if marks:
+            stop = min(base + y + MAX_EDIT_ROWS, row_abs, base + rows[n + 1] if n + 1 < len(rows) else row_abs)
+            if not any(base + y <= a < stop for a in ends):
+                continue
         rp = _row_rprompt(row, f.columns)
         if not runs and k > 0:
             runs.append(Run(0, None))

@@ -180,6 +180,12 @@ class Frame:
     #: the top again since the previous frame, unchanged: not in `scrolled` (the
     #: history holds them already), yet the screen's rows moved up by as many
     returned: int = 0
+    #: (x, y) of the cursor wherever a line editor accepted a line (bracketed
+    #: paste off) since the previous frame, on this frame's rows (y < 0: since
+    #: scrolled off): an "accept" frame is taken there, unless a frame already
+    #: showed the same screen (no input events, a pause before Enter), and
+    #: then the accept is still known from here
+    accepted: list[tuple[int, int]] = field(default_factory=list, compare=False)
     cells: list[tuple[Char, ...] | None] = field(default_factory=list, repr=False)
     span_cache: SpanCache | None = field(default=None, repr=False, compare=False)
     _styles: RowStyles | None = field(default=None, repr=False)
@@ -223,6 +229,7 @@ class FrameBuilder:
         self._last_lines: list[str] | None = None
         self._last_alt = False
         self._marks: list[tuple[int, str]] = []  # (history_total, reason)
+        self._accepts: list[tuple[int, int]] = []  # (x, history_total + y) of accepts not on a frame yet
         self._carry = ""  # an unfinished control sequence that ended the last output event
         #: (x, absolute row) of the cursor after the last control sequence, and whether
         #: visible text was written since (see `_feed_tracked`)
@@ -281,7 +288,8 @@ class FrameBuilder:
             marks=marks, widths=widths, wrapped=wrapped, row_wrapped=self._row_wrapped(),
             teletype_from=self._teletype_from(),
             scrolled_lines=s.history_lines_since(base) if self.want_styles and scrolled else [],
-            returned=returned))
+            returned=returned, accepted=[(x, a - s.history_total) for x, a in self._accepts]))
+        self._accepts = []
         self._count += 1
         self._inputs = []
         self._last_lines = lines
@@ -483,6 +491,8 @@ class FrameBuilder:
                     feed(data[pos:m.start()])
                     pos = m.start()
                 if not self.screen.synchronized and not self.screen.alternate:
+                    s = self.screen
+                    self._accepts.append((s.cursor.x, s.history_total + s.cursor.y))
                     self.take("accept")
             elif m.group("resume"):
                 if m.start() > pos:
