@@ -424,7 +424,7 @@ def find_runs(frames: list[Frame], hist: list[int] | None = None, learned: Learn
                 for j in range(k, len(hist)):
                     hist[j] += d
         accepted += [(k, hist[k] + y - (1 if x == 0 else 0)) for x, y in f.accepted]
-        _plain_prompts(f, k, hist[k], runs)
+        _plain_prompts(f, k, hist[k], runs, accepted)
         si = None
         if learned is None or not _opens_learned(f, learned):
             si = shell_input(f)
@@ -432,6 +432,8 @@ def find_runs(frames: list[Frame], hist: list[int] | None = None, learned: Learn
             last = runs[-1] if runs else None
             same = last is not None and last.prompt_abs == hist[k] + prompt_row(f)
             si = _learned_input(f, learned, last.prompt if same and last else None)
+        if si is not None and _below_accepted(f) and k > 0 and _drew_below(frames[k - 1], hist[k - 1], f, hist[k]):
+            si = None
         if si is None:
             continue
         row_abs = hist[k] + prompt_row(f)
@@ -451,6 +453,17 @@ def find_runs(frames: list[Frame], hist: list[int] | None = None, learned: Learn
             r.command = _submitted(frames, hist, r) or r.command
     _mark_heads(frames, hist, runs)
     return runs
+
+
+def _drew_below(prev: Frame, prev_base: int, f: Frame, base: int) -> bool:
+    """The frame before an accept had its cursor below the line read as
+    accepted: a shell echoes what is typed at its prompt and accepts it there,
+    the cursor never below it; an inline agent's own bracketed-paste-off (Kimi
+    as it runs a Shell call, its cursor in its input box below) leaves its rows
+    above the cursor, such as `• Used Shell (… ~/kiosk$ exit …)`, no prompt."""
+    if prev.alternate or f.alternate or prev.columns != f.columns or prev.reason == "resize":
+        return False
+    return prev_base + prev.cursor[1] > base + f.cursor[1] - 1
 
 
 def _skipped_prompts(f: Frame, k: int, base: int, runs: list[Run], prompt: str, row_abs: int,
@@ -477,8 +490,7 @@ def _skipped_prompts(f: Frame, k: int, base: int, runs: list[Run], prompt: str, 
     last_run = next((r for r in reversed(runs) if r.prompt_abs is not None), None)
     last = last_run.prompt_abs if last_run is not None else -1
     ends = [a for j, a in accepted if last_run is not None and j >= last_run.start]
-    marks = any(j >= r.start and r.prompt_abs <= a < r.prompt_abs + MAX_EDIT_ROWS
-                for r in runs if r.prompt_abs is not None for j, a in accepted)
+    marks = _marks_accepts(runs, accepted)
     rows = []
     for y in range(max(0, last + 1 - base), min(row_abs - base, len(f.lines))):
         if y > 0 and _continues(f, y - 1):
@@ -497,15 +509,25 @@ def _skipped_prompts(f: Frame, k: int, base: int, runs: list[Run], prompt: str, 
         runs.append(Run(k, base + y, prompt, _cut_rprompt(row, rp)[len(prompt):].rstrip(), rprompt=rp))
 
 
-def _plain_prompts(f: Frame, k: int, base: int, runs: list[Run]) -> None:
+def _marks_accepts(runs: list[Run], accepted: list[tuple[int, int]]) -> bool:
+    """An earlier run's line shows an accept (`Frame.accepted`): the shell is
+    one that turns bracketed paste off as it accepts a line (bash, zsh)."""
+    return any(j >= r.start and r.prompt_abs <= a < r.prompt_abs + MAX_EDIT_ROWS
+               for r in runs if r.prompt_abs is not None for j, a in accepted)
+
+
+def _plain_prompts(f: Frame, k: int, base: int, runs: list[Run], accepted: list[tuple[int, int]] = ()) -> None:
     """Runs for prompt rows no frame waited at: a shell with no line editor
     (dash, sh) writes its prompt, the echo of what is typed and the command's
     output as plain text, with no control sequence, so without pauses no
     frame is taken at its prompt. The rows written as plain text above the
     cursor (`Frame.teletype_from`) that start with the same prompt as a later
     row of that text (the shell drew it again) or as a run's are prompt rows,
-    each opening a run, in order, below the last run's row."""
-    if f.alternate or f.teletype_from is None:
+    each opening a run, in order, below the last run's row. A shell that
+    marks its accepted lines (`_marks_accepts`: bash, zsh) writes no prompt as
+    plain text after a command's output: there a printed row that opens with
+    the prompt (`printf 'dev@lantern:~/kiosk$ kimi\\n'`) is output."""
+    if f.alternate or f.teletype_from is None or _marks_accepts(runs, accepted):
         return
     x0, y0 = f.teletype_from
     cy = min(f.cursor[1], len(f.lines) - 1)

@@ -32,6 +32,7 @@ from screen.rawlog import open_recording
 from tests.conftest import cast_events, frames_of, meta_of, recording_cases, replay_json, strip_inputs, truth_turns
 
 RESUME_IN_ANSWER = [c for c in recording_cases("codex") if "resume-line-in-answer" in meta_of(c).get("features", [])]
+AGENT_PASTE_OFF = [c for c in recording_cases() if "agent-bracketed-paste-off" in meta_of(c).get("features", [])]
 PROMPT_IN_OUTPUT = [c for c in recording_cases() if "prompt-line-in-shell-output" in meta_of(c).get("features", [])]
 
 
@@ -40,7 +41,7 @@ def _ids(cases: list[Path]) -> list[str]:
 
 
 def test_cases_exist():
-    assert RESUME_IN_ANSWER and PROMPT_IN_OUTPUT
+    assert RESUME_IN_ANSWER and PROMPT_IN_OUTPUT and AGENT_PASTE_OFF
 
 
 def _rows(text: str) -> list[str]:
@@ -102,11 +103,28 @@ def test_printed_prompt_rows_stay_in_the_command_output(case: Path, screen_only:
     assert len(shell_turns) == len(typed)
     for turn, cmd in zip(shell_turns, typed):
         assert turn.split("\n")[0].endswith(cmd), (turn, cmd)
-    printed = meta_of(case)["printed_files"]
-    checked = 0
+    printed = meta_of(case)["printed"]  # command typed -> what it prints
+    assert printed
     for turn, cmd in zip(shell_turns, typed):
-        m = re.fullmatch(r"cat (\S+)", cmd)
-        if m and m.group(1) in printed:
-            assert _rows(turn)[1:] == _rows(printed[m.group(1)])
-            checked += 1
-    assert checked
+        if cmd in printed:
+            assert _rows(turn)[1:] == _rows(printed[cmd])
+
+
+@pytest.mark.parametrize("screen_only", [False, True], ids=["as-recorded", "screen-only"])
+@pytest.mark.parametrize("case", AGENT_PASTE_OFF, ids=_ids(AGENT_PASTE_OFF))
+def test_agent_paste_off_opens_no_shell_run(case: Path, screen_only: bool):
+    """The agent's own bracketed-paste-off (Kimi running a Shell call), its
+    cursor below a row holding `… ~/kiosk$ exit …`, is no line the shell
+    accepted: the call comes back as a call, and no shell turn sits between
+    the first and the last prompt."""
+    conv = replay_json(case / "session.cast", case.parent.name, screen_only=screen_only)
+    turns = conv["turns"]
+    users = [i for i, t in enumerate(turns) if t["role"] == "user"]
+    assert not [t for t in turns[users[0]:users[-1]] if t["role"] == "system"]
+    calls = [t for t in turns if t["role"] == "tool_call"]
+    assert len(calls) == len([t for t in truth_turns(case) if t["role"] == "tool_call"])
+    # the recording shows the situation: an accept with the cursor under a row PROMPT reads as a prompt
+    frames = _frames(case, screen_only)
+    assert any(f.reason == "accept" and not f.alternate and f.cursor[1] > 0 and f.cursor[0] == 0
+               and shell.PROMPT.match(f.lines[f.cursor[1] - 1]) and f.lines[f.cursor[1] - 1].startswith("•")
+               for f in frames)
