@@ -292,6 +292,8 @@ class CodexProfile(ChromeProfile):
         LineRule("slash-command", "system", r"^(›\s)?(?P<body>/[a-z][\w-]*)(\s.*)?$"),
         LineRule("prompt", "user", r"^›\s(?P<body>.*)$"),
         LineRule("ran", "tool_call", r"^[•◦]\s+(?P<body>(Ran|Exited\s+\(status\s+\d+\))\s+.+)$"),
+        # a command the user ran in shell mode (`!cmd`): `• You ran <cmd>`, its output under `└`
+        LineRule("you-ran", "tool_call", r"^•\s+You\s+ran\s+(?P<body>\S.*)$"),
         # after Ctrl-T (the expanded view), a command is drawn as `$ <cmd>` at
         # the left edge, its output under it and `✓ • 12ms` (`✗ …` when it
         # failed) closing it: the call, and its status row (chrome)
@@ -626,7 +628,7 @@ class CodexProfile(ChromeProfile):
         # rows, or the `(+N -M)` count of an edit. An answer may open with
         # the same word (`• Read all three: …`, `• Ran the extractor twice; …`).
         for k, lb in enumerate(labeled):
-            if lb.rule not in ("tool-other", "ran", "explored"):
+            if lb.rule not in ("tool-other", "ran", "explored", "you-ran"):
                 continue
             j = _past_body(labeled, k)
             if (j < len(labeled) and labeled[j].kind == "tool_result") or EDIT_COUNT.search(lb.line.text):
@@ -641,6 +643,22 @@ class CodexProfile(ChromeProfile):
             if j < len(labeled) and labeled[j].kind == "tool_result":
                 lb.kind, lb.rule = "tool_call", "tool-other"
         _drop_redrawn_tables(labeled)
+        # Output longer than the screen, drawn in one frame, pushes its call's
+        # bullet (`• You ran seq …`) and first rows off the top: what is left
+        # opens right under the `Worked for` row of the turn before with rows
+        # at the output's indent (`└` column and past), where an answer's
+        # rows sit at two columns. They are a call's output, not the answer's.
+        after_turn = False
+        for lb in labeled:
+            if lb.rule == "worked-for":
+                after_turn = True
+            elif lb.kind == "blank":
+                continue
+            elif after_turn and lb.kind == "cont" and regex.match(r"^\s{4}\S", lb.line.text):
+                lb.kind, lb.rule, lb.body = "tool_result", "output-cut", lb.line.text.strip()
+                after_turn = False
+            else:
+                after_turn = False
         # `└` rows under `• Explored` are calls, not output.
         group = None
         for lb in labeled:
@@ -682,6 +700,10 @@ class CodexProfile(ChromeProfile):
                 return _explore_call(first)
             if rule == "ran-shell":
                 return Turn("tool_call", first, name="shell")
+            if rule == "you-ran":
+                # the user's turn, as typed (`!` and the command), then the call
+                cmd = " ".join(ln.strip() for ln in text.splitlines())
+                return [Turn("user", "!" + cmd), Turn("tool_call", cmd, name="shell")]
             if rule == "ran":
                 cmd = " ".join(ln.strip() for ln in text.splitlines())
                 cmd = regex.sub(r"^(Ran|Exited\s+\(status\s+\d+\))\s+", "", cmd)

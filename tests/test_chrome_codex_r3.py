@@ -54,11 +54,21 @@ def norm(s: str) -> str:
     return " ".join(s.split())
 
 
+#: a `!` command whose output, drawn in one frame, pushed its `• You ran …` head off the screen
+#: (tests/test_chrome_codex_h14_bang.py): its user turn and call are never drawn
+HEAD_OFF_SCREEN = {"h14-cx-loom-bang-97x31"}
+
+
+def _known_lost(cases: list[Path]) -> list:
+    return [pytest.param(c, marks=pytest.mark.xfail(strict=True, reason="a `!` command never drawn"))
+            if c.name in HEAD_OFF_SCREEN else c for c in cases]
+
+
 def ids(cases: list[Path]) -> list[str]:
     return [c.name for c in cases]
 
 
-@pytest.mark.parametrize("case", CASES, ids=ids(CASES))
+@pytest.mark.parametrize("case", _known_lost(CASES), ids=ids(CASES))
 def test_every_prompt_once_in_order(case: Path) -> None:
     """A reprint after a resize (also one whose older copy lost a row) is
     folded, and a wrapped CJK prompt reads as typed."""
@@ -67,7 +77,7 @@ def test_every_prompt_once_in_order(case: Path) -> None:
     assert got == want
 
 
-@pytest.mark.parametrize("case", CASES, ids=ids(CASES))
+@pytest.mark.parametrize("case", _known_lost(CASES), ids=ids(CASES))
 def test_no_answer_shown_twice(case: Path) -> None:
     """An answer's opening words appear in its turn as often as served: no
     older copy left by a resize, a redrawn table or a scrolled-back view."""
@@ -85,7 +95,7 @@ def test_no_answer_shown_twice(case: Path) -> None:
             assert have.count(probe) <= served.count(probe), (want["user"], probe)
 
 
-@pytest.mark.parametrize("case", CASES, ids=ids(CASES))
+@pytest.mark.parametrize("case", _known_lost(CASES), ids=ids(CASES))
 def test_every_tool_call_shown(case: Path) -> None:
     """Calls Codex folds into one `Read a, b` row come back one per file.
     An apply_patch whose context did not match is never drawn by Codex

@@ -9,11 +9,17 @@ developer messages are not prompts.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any, Iterator
 
 from archive.providers.base import BaseProvider, ParseResult, iter_jsonl, need_obj
 from archive.record import Conversation, Source, Turn, conversation_id, turn_key
+
+
+#: what Codex sends the model for a command run with `!` in the composer
+USER_SHELL = re.compile(r"\s*<user_shell_command>\n<command>\n(?P<cmd>.*?)\n</command>\n<result>\n"
+                        r"(?:.*?\nOutput:\n(?P<out>.*?))?\n?</result>\n</user_shell_command>\s*$", re.S)
 
 
 def _parts_text(content: Any) -> str:
@@ -63,6 +69,15 @@ class CodexProvider(BaseProvider):
                     role = p.get("role")
                     text = _parts_text(p.get("content"))
                     if role == "user":
+                        m = USER_SHELL.match(text)
+                        if m:
+                            # `!cmd` in the composer: a command the user ran, sent to the model with its output
+                            cmd = m.group("cmd")
+                            turns.append(Turn("user", "!" + cmd, ts=ts, key=key, raw=raw))
+                            turns.append(Turn("tool_call", cmd, name="shell", input={"command": cmd}, ts=ts,
+                                              key=turn_key(n, "call")))
+                            turns.append(Turn("tool_result", m.group("out") or "", ts=ts, key=turn_key(n, "out")))
+                            continue
                         if text.lstrip().startswith("<") and text.rstrip().endswith(">"):
                             continue  # injected context, not a prompt
                         turns.append(Turn("user", text, ts=ts, key=key, raw=raw))
