@@ -15,6 +15,8 @@ import re
 from pathlib import Path
 from typing import Iterator
 
+import msgspec
+
 from archive.providers.base import BaseProvider, ParseResult, iter_jsonl, need_obj, text_of
 from archive.record import Conversation, Source, Turn, conversation_id, turn_key
 
@@ -26,6 +28,14 @@ TAG = re.compile(r"<[^>]+>")
 # a multi-line paste as the CLI sends it (2.1.330): wrapped in a tag with the
 # paste's id, after two newlines; the user pasted only what is inside
 PASTED = re.compile(r'\n*<pasted_content id="([^"]*)">\n(.*?)\n?</pasted_content id="\1">\n?', re.S)
+# a command run in shell mode (`!cmd`): the CLI writes the command and, as a
+# second user line, what it printed; the model answers both
+BASH_INPUT = re.compile(r"^<bash-input>(.*)</bash-input>\s*$", re.S)
+BASH_OUTPUT = re.compile(r"^<bash-stdout>(.*?)</bash-stdout>\s*(?:<bash-stderr>(.*?)</bash-stderr>)?\s*$", re.S)
+# `/word more words` that is no command: never sent, written as two notices
+# (2.1.197 adds `. Did you mean /name?`); the user typed `/word more words`
+UNKNOWN_COMMAND = re.compile(r"^Unknown command: (/[\w:-]+)(?:\.\s*Did you mean\s.*)?\s*$")
+UNKNOWN_ARGS = re.compile(r"^Args from unknown skill: (.*)$", re.S)
 
 
 def _as_typed(text: str) -> str:
@@ -53,6 +63,9 @@ class ClaudeCodeProvider(BaseProvider):
                 if kind in ("summary", "ai-title", "custom-title"):
                     title = d.get("summary") or d.get("aiTitle") or d.get("customTitle") or title
                     continue
+                if kind == "system" and not d.get("isSidechain") and isinstance(d.get("content"), str):
+                    _unknown_command(d, raw, turns)
+                    continue
                 if kind not in ("user", "assistant") or d.get("isSidechain"):
                     continue
                 session = d.get("sessionId") or session
@@ -65,6 +78,9 @@ class ClaudeCodeProvider(BaseProvider):
                 content = msg.get("content")
                 uid = d.get("uuid") or n
                 if kind == "user":
+                    if isinstance(content, str) and (shell := _shell_mode(content)) is not None:
+                        turns.append(Turn(*shell, ts=ts, key=turn_key(uid), raw=raw))
+                        continue
                     if isinstance(content, str):
                         # a /compact summary stands in for the turns it replaced
                         if d.get("isMeta") or d.get("isCompactSummary") or LOCAL.match(content) \
@@ -120,6 +136,27 @@ class ClaudeCodeProvider(BaseProvider):
                             ended_at=ended, sources=[Source("native", str(path))], turns=_dedupe(turns))
         res.conversations.append(conv)
         return res
+
+
+def _shell_mode(content: str) -> tuple[str, str, str | None] | None:
+    """(role, text, name) of a shell-mode line: the command as typed (`!cmd`),
+    or what it printed (stdout, then stderr) as the result of Bash."""
+    if m := BASH_INPUT.match(content):
+        return "user", "!" + m.group(1), None
+    if m := BASH_OUTPUT.match(content):
+        return "tool_result", "\n".join(x for x in (m.group(1), m.group(2)) if x), "Bash"
+    return None
+
+
+def _unknown_command(d: dict, raw: bytes, turns: list[Turn]) -> None:
+    """A `/word …` prompt no command took: the CLI's notices are all the file
+    keeps of it; the notice of its words completes the one before."""
+    text = d["content"]
+    if m := UNKNOWN_COMMAND.match(text):
+        turns.append(Turn("user", m.group(1), ts=d.get("timestamp"), key=turn_key(d.get("uuid") or text), raw=raw))
+    elif (m := UNKNOWN_ARGS.match(text)) and turns and turns[-1].role == "user" \
+            and UNKNOWN_COMMAND.match("Unknown command: " + turns[-1].text):
+        turns[-1] = msgspec.structs.replace(turns[-1], text=f"{turns[-1].text} {m.group(1)}")
 
 
 def _dedupe(turns: list[Turn]) -> list[Turn]:
