@@ -26,7 +26,7 @@ class Turn(msgspec.Struct, omit_defaults=True):
     usage: dict[str, Any] | None = None
     vector: str = "native"
     key: str = ""  # stable identity of the turn within its source (dedupe on re-sync)
-    raw: bytes | None = None  # the source's own record, verbatim
+    raw: bytes | None = None  # the source's own record, verbatim (records, a line each, when one turn took several)
     # not all of it was on screen (an answer taller than a bottom-anchored
     # viewport): said in every view, so a reader knows the text is cut
     partial: bool = False

@@ -118,11 +118,12 @@ def _check_claude(conv: Conversation, data: dict, n: int) -> None:
     uuids = [d["uuid"] for d in lines]
     assert len(set(uuids)) == len(uuids)
     assert all(d["sessionId"] == new for d in lines)
-    # the chain: the first line is the only root; a parent the archive kept is that line's new
+    # the chain: the first line is a root; a parent the archive kept is that line's new
     # uuid (parallel tool calls keep their fork in the tree), any other is the line before
     new_of = {o["uuid"]: d["uuid"] for o, d in zip(kept, lines)}
     for i, (o, d) in enumerate(zip(kept, lines)):
-        if i == 0:
+        if i == 0 or ("parentUuid" in o and o["parentUuid"] is None):
+            # (a line the agent wrote as a root stays one: 2.1.330 starts its `!cmd` line anew)
             assert d["parentUuid"] is None
         elif o.get("parentUuid") in new_of:
             assert d["parentUuid"] == new_of[o["parentUuid"]]

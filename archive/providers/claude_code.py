@@ -156,7 +156,10 @@ def _unknown_command(d: dict, raw: bytes, turns: list[Turn]) -> None:
         turns.append(Turn("user", m.group(1), ts=d.get("timestamp"), key=turn_key(d.get("uuid") or text), raw=raw))
     elif (m := UNKNOWN_ARGS.match(text)) and turns and turns[-1].role == "user" \
             and UNKNOWN_COMMAND.match("Unknown command: " + turns[-1].text):
-        turns[-1] = msgspec.structs.replace(turns[-1], text=f"{turns[-1].text} {m.group(1)}")
+        last = turns[-1]
+        # both notices are the prompt's records: a fork cut after it keeps both
+        turns[-1] = msgspec.structs.replace(last, text=f"{last.text} {m.group(1)}",
+                                            raw=raw if last.raw is None else last.raw + b"\n" + raw)
 
 
 def _dedupe(turns: list[Turn]) -> list[Turn]:

@@ -75,8 +75,9 @@ class CodexProvider(BaseProvider):
                             cmd = m.group("cmd")
                             turns.append(Turn("user", "!" + cmd, ts=ts, key=key, raw=raw))
                             turns.append(Turn("tool_call", cmd, name="shell", input={"command": cmd}, ts=ts,
-                                              key=turn_key(n, "call")))
-                            turns.append(Turn("tool_result", m.group("out") or "", ts=ts, key=turn_key(n, "out")))
+                                              key=turn_key(n, "call"), raw=raw))
+                            turns.append(Turn("tool_result", m.group("out") or "", ts=ts, key=turn_key(n, "out"),
+                                              raw=raw))
                             continue
                         if text.lstrip().startswith("<") and text.rstrip().endswith(">"):
                             continue  # injected context, not a prompt

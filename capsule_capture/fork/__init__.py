@@ -96,9 +96,12 @@ def cut_at(native: list[Turn], n: int) -> list[bytes]:
     lines: list[bytes] = []
     for t in native[:last + 1]:
         assert t.raw is not None
-        if not lines or lines[-1] != t.raw:
-            lines.append(t.raw)
-    if last + 1 < len(native) and native[last + 1].raw == lines[-1]:
+        # (a turn a provider read from several records keeps them all, a line each)
+        for line in t.raw.split(b"\n"):
+            if not lines or lines[-1] != line:
+                lines.append(line)
+    after = native[last + 1].raw if last + 1 < len(native) else None
+    if after is not None and after.split(b"\n")[0] == lines[-1]:
         lines.pop()
     return lines
 
