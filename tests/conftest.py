@@ -116,6 +116,17 @@ def truth_turns(case: Path) -> list[dict]:
     return json.loads((case / "truth.json").read_text())["turns"]
 
 
+def typed_prompts(turns: list[dict]) -> list[str]:
+    """The prompts of a replay's or a truth's turns (slash and exit commands
+    left out), spaces as one: what a user typed, however the row wrapped it."""
+    return [" ".join(t["text"].split()) for t in turns if t["role"] == "user" and not t.get("kind")]
+
+
+def answer_with(turns: list[dict], head: str) -> str:
+    """The first answer holding `head`."""
+    return next(t["text"] for t in turns if t["role"] == "assistant" and head in t["text"])
+
+
 def meta_of(case: Path) -> dict:
     """A recording's meta.json (size, command, timeline of what the harness did)."""
     return json.loads((case / "meta.json").read_text(encoding="utf-8"))

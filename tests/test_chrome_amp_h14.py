@@ -21,7 +21,7 @@ screen only):
   the URL in the prompt came back as `control-descript` + `ions-…` (the
   prompt matched nothing typed), and the answer's URL and base64 were cut in
   two. A full row whose last word and the next row's first are together
-  longer than the row is one token again.
+  longer than the row is one token again (on the recording: tests/test_long_tokens.py).
 
 A second probe (101x30, not landed: one recording per agent) typed `/` on
 the empty input, `hel`, Esc, then its prompt; the model quoted two lines
@@ -43,33 +43,25 @@ import pytest
 
 from agents_chrome.amp import join_cut_tokens, wrapped_prompt, PROFILE
 from agents_chrome.transcript import TLine
-from tests.conftest import RECORDINGS, cli, cli_replay, truth_turns
+from tests.conftest import RECORDINGS, answer_with, cli, cli_replay, truth_turns, typed_prompts
 
 ORIENT = RECORDINGS / "amp" / "h14-amp-orienteer-chrome-127x36"
-
-
-def _prompts(turns: list[dict]) -> list[str]:
-    return [" ".join(t["text"].split()) for t in turns if t["role"] == "user" and not t.get("kind")]
-
-
-def _answer(turns: list[dict], head: str) -> str:
-    return next(t["text"] for t in turns if t["role"] == "assistant" and head in t["text"])
 
 
 @pytest.mark.parametrize("screen_only", [False, True], ids=["recorded", "screen-only"])
 def test_every_prompt_comes_back_typed(screen_only: bool) -> None:
     turns = cli_replay(ORIENT, "amp", screen_only)["turns"]
-    assert _prompts(turns) == _prompts(truth_turns(ORIENT))
+    assert typed_prompts(turns) == typed_prompts(truth_turns(ORIENT))
 
 
 @pytest.mark.parametrize("screen_only", [False, True], ids=["recorded", "screen-only"])
 def test_status_glyph_rows_of_an_answer_are_its_text(screen_only: bool) -> None:
     turns = cli_replay(ORIENT, "amp", screen_only)["turns"]
-    answer = _answer(turns, "Night start checklist")
+    answer = answer_with(turns, "Night start checklist")
     for row in ("✓ headlamp charged and strapped", "✗ compass left in the car", "● start kite placed by the gate",
                 "⚠ marsh on leg four is deep", "$ remember the reflective tape", "Good luck out in the beech wood."):
         assert row in answer
-    assert "✓ m40 legs written" in _answer(turns, "The course folder")
+    assert "✓ m40 legs written" in answer_with(turns, "The course folder")
     calls = [t for t in turns if t["role"] == "tool_call"]
     # the one turn that ran a tool shows its folded rows, and only those
     assert {t["text"] for t in calls} == {"Ran 2 commands", "Explored 1 search"}
@@ -78,22 +70,9 @@ def test_status_glyph_rows_of_an_answer_are_its_text(screen_only: bool) -> None:
 @pytest.mark.parametrize("screen_only", [False, True], ids=["recorded", "screen-only"])
 def test_boxes_and_trees_the_model_drew_stay(screen_only: bool) -> None:
     turns = cli_replay(ORIENT, "amp", screen_only)["turns"]
-    assert "│ 31 │ 47 │ 52 │" in _answer(turns, "punching grid")
-    assert "│   └── legs.txt" in _answer(turns, "The course folder")
-    assert "│ attack points before map │" in _answer(turns, "Route choice")
-
-
-@pytest.mark.parametrize("screen_only", [False, True], ids=["recorded", "screen-only"])
-def test_tokens_longer_than_the_row_stay_whole(screen_only: bool) -> None:
-    turns = cli_replay(ORIENT, "amp", screen_only)["turns"]
-    served = _answer(truth_turns(ORIENT), "The checksum")
-    url = next(w for w in served.split() if w.startswith("https://"))
-    blob = max(served.split(), key=len)
-    assert len(url) > 127 and len(blob) > 127
-    got = _answer(turns, "The checksum").split()
-    assert url in got and blob in got
-    prompt = next(t["text"] for t in turns if t["role"] == "user" and "check the map link" in t["text"])
-    assert url in prompt.split()
+    assert "│ 31 │ 47 │ 52 │" in answer_with(turns, "punching grid")
+    assert "│   └── legs.txt" in answer_with(turns, "The course folder")
+    assert "│ attack points before map │" in answer_with(turns, "Route choice")
 
 
 def test_rules_tell_tool_rows_from_text_rows() -> None:

@@ -8,7 +8,8 @@ name), against its truth.json, as recorded and with the input events removed:
   a prompt no longer as typed and the token's words lost. A row filled to its
   width whose last run, with the next row's first, is longer than the text
   column holds (no word wrapped at a space is) is now one line; a row filled
-  to its width by a word wrap (`... the token looks` / `valid`) stays two.
+  to its width by a word wrap (`... the token looks` / `valid`) stays two
+  (asserted for every agent in tests/test_long_tokens.py).
 - an answer line opening with the tool-output glyph (`⎿ tested at low
   water`, one space after it) opened a tool result that took the rest of the
   answer. A tool's output row opens `⎿` and two blanks (a space and a space
@@ -33,7 +34,7 @@ from pathlib import Path
 import pytest
 import regex
 
-from tests.conftest import cli_replay, meta_of, truth_turns
+from tests.conftest import cli_replay, truth_turns
 from tests.test_chrome_claude_code_h5 import CASES
 
 WAYS = [False, True]  # as recorded, and with every input event removed
@@ -41,23 +42,6 @@ WAYS = [False, True]  # as recorded, and with every input event removed
 
 def _norm(s: str) -> str:
     return " ".join(s.split())
-
-
-def _width(case: Path) -> int:
-    """the recording's width as it started (a token longer than it is cut at any later width
-    the rounds recorded: none narrowed a terminal to half)"""
-    return int(meta_of(case)["cols"])
-
-
-def _long_tokens(case: Path) -> list[tuple[int, str, str]]:
-    """(turn index, role, token) of every prompt or answer token wider than the
-    narrowest width the recording had"""
-    w = _width(case)
-    out = []
-    for i, t in enumerate(truth_turns(case)):
-        if t["role"] in ("user", "assistant") and not t.get("kind"):
-            out += [(i, t["role"], tok) for tok in t["text"].split() if len(tok) > w and tok.isascii() and regex.search(r"\w", tok)]
-    return out
 
 
 def _glyph_lines(case: Path) -> list[str]:
@@ -81,34 +65,13 @@ def _bangs(case: Path) -> list[str]:
             and t["text"].startswith("!")]
 
 
-LONG = [c for c in CASES if (c / "meta.json").exists() and _long_tokens(c)]
 GLYPH = [c for c in CASES if _glyph_lines(c)]
 SAYS = [c for c in CASES if _lookalike_lines(c)]
 BANG = [c for c in CASES if _bangs(c)]
-TYPED = [c for c in LONG if any(role == "user" for _i, role, _t in _long_tokens(c))]
 
 
 def test_there_are_cases():
-    assert LONG and GLYPH and TYPED and SAYS and BANG
-
-
-@pytest.mark.parametrize("screen_only", WAYS, ids=["recorded", "screen-only"])
-@pytest.mark.parametrize("case", LONG, ids=lambda c: c.name)
-def test_a_token_longer_than_the_row_comes_back_whole(case: Path, screen_only: bool):
-    conv = cli_replay(case, "claude-code", screen_only)
-    for _i, role, tok in _long_tokens(case):
-        texts = [t["text"] for t in conv["turns"] if t["role"] == role]
-        assert any(tok in tx.split() for tx in texts), tok
-
-
-@pytest.mark.parametrize("screen_only", WAYS, ids=["recorded", "screen-only"])
-@pytest.mark.parametrize("case", TYPED, ids=lambda c: c.name)
-def test_prompts_holding_a_long_token_come_back_as_typed(case: Path, screen_only: bool):
-    """whole, and the words a word wrap split at a full row keep their space"""
-    conv = cli_replay(case, "claude-code", screen_only)
-    typed = [_norm(truth_turns(case)[i]["text"]) for i, role, _ in _long_tokens(case) if role == "user"]
-    got = [_norm(t["text"]) for t in conv["turns"] if t["role"] == "user"]
-    assert typed and all(p in got for p in typed)
+    assert GLYPH and SAYS and BANG
 
 
 @pytest.mark.parametrize("screen_only", WAYS, ids=["recorded", "screen-only"])

@@ -24,7 +24,7 @@ only):
   space; each cut became a line break, so the URL and base64 were two words
   each and the URL prompt matched no typed prompt. A row holding one token
   and nothing else, filled to the width it was drawn at, now runs on into
-  the next row at the same column.
+  the next row at the same column (on the recording: tests/test_long_tokens.py).
 
 A probe of the same kinds of turns with ui.useAlternateBuffer (104x31, not
 landed: one recording per agent) showed the prompt's echo there breaking a
@@ -39,23 +39,15 @@ import pytest
 
 from agents_chrome.gemini import PROFILE
 from agents_chrome.transcript import TLine
-from tests.conftest import RECORDINGS, cli_replay, truth_turns
+from tests.conftest import RECORDINGS, answer_with, cli_replay, truth_turns, typed_prompts
 
 LOFT = RECORDINGS / "gemini" / "h14-gem-sailloft-chrome-113x33"
-
-
-def _prompts(turns: list[dict]) -> list[str]:
-    return [" ".join(t["text"].split()) for t in turns if t["role"] == "user" and not t.get("kind")]
-
-
-def _answer(turns: list[dict], head: str) -> str:
-    return next(t["text"] for t in turns if t["role"] == "assistant" and head in t["text"])
 
 
 @pytest.mark.parametrize("screen_only", [False, True], ids=["recorded", "screen-only"])
 def test_every_prompt_comes_back_typed(screen_only: bool) -> None:
     turns = cli_replay(LOFT, "gemini", screen_only)["turns"]
-    assert _prompts(turns) == _prompts(truth_turns(LOFT))
+    assert typed_prompts(turns) == typed_prompts(truth_turns(LOFT))
     # the prompt opening with `/` is the user's, not a command the CLI ran
     assert not [t for t in turns if t["role"] == "system" and t["text"].startswith("/sailplan")]
 
@@ -63,27 +55,14 @@ def test_every_prompt_comes_back_typed(screen_only: bool) -> None:
 @pytest.mark.parametrize("screen_only", [False, True], ids=["recorded", "screen-only"])
 def test_a_box_drawn_in_an_answer_is_the_answers(screen_only: bool) -> None:
     turns = cli_replay(LOFT, "gemini", screen_only)["turns"]
-    floor = _answer(turns, "Here is the loft floor")
+    floor = answer_with(turns, "Here is the loft floor")
     assert "│ cutting table  │  │ sewing bench   │" in floor
     assert floor.index("cutting table") < floor.index("And the same plan")
-    plan = _answer(turns, "Reinforcement plan")
+    plan = answer_with(turns, "Reinforcement plan")
     assert "│ mainsail, 9 m sloop, dacron  │" in plan
     # the tool boxes are still calls with their output, never answer text
     assert [t["role"] for t in turns].count("tool_call") >= 3
     assert not any("Shell" in t["text"] or "drwxr-xr-x" in t["text"] for t in turns if t["role"] == "assistant")
-
-
-@pytest.mark.parametrize("screen_only", [False, True], ids=["recorded", "screen-only"])
-def test_tokens_longer_than_the_row_stay_whole(screen_only: bool) -> None:
-    turns = cli_replay(LOFT, "gemini", screen_only)["turns"]
-    served = _answer(truth_turns(LOFT), "The checksum")
-    url = next(w for w in served.split() if w.startswith("https://"))
-    blob = max(served.split(), key=len)
-    assert len(url) > 113 and len(blob) > 113
-    got = _answer(turns, "The checksum")
-    assert url in got.split() and blob in got.split()
-    prompt = next(t["text"] for t in turns if t["role"] == "user" and "check the pattern" in t["text"])
-    assert url in prompt.split()
 
 
 def _label(rows: list[str], width: int = 60) -> dict[str, str]:
