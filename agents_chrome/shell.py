@@ -417,6 +417,7 @@ def find_runs(frames: list[Frame], hist: list[int] | None = None, learned: Learn
     hist = hist if hist is not None else _absolute(frames)
     runs: list[Run] = []
     accepted: list[tuple[int, int]] = []  # (frame, absolute row) of each line a line editor accepted
+    marks = False  # an earlier run's line shows an accept (`_marks_accepts`); once so, always so
     for k, f in enumerate(frames):
         if k > 0 and runs and runs[-1].prompt_abs is not None and _relaid(frames[k - 1], f):
             d = _anchor_shift(f, hist[k], runs[-1])
@@ -424,7 +425,8 @@ def find_runs(frames: list[Frame], hist: list[int] | None = None, learned: Learn
                 for j in range(k, len(hist)):
                     hist[j] += d
         accepted += [(k, hist[k] + y - (1 if x == 0 else 0)) for x, y in f.accepted]
-        _plain_prompts(f, k, hist[k], runs, accepted)
+        marks = marks or _marks_accepts(runs, accepted)
+        _plain_prompts(f, k, hist[k], runs, marks)
         si = None
         if learned is None or not _opens_learned(f, learned):
             si = shell_input(f)
@@ -443,7 +445,8 @@ def find_runs(frames: list[Frame], hist: list[int] | None = None, learned: Learn
                 # the latest right prompt: zsh draws it anew on a resize (`%*` shows a new time)
                 runs[-1].rprompt = _rprompt(f) or runs[-1].rprompt
             continue
-        _skipped_prompts(f, k, hist[k], runs, si[0], row_abs, accepted)
+        marks = marks or _marks_accepts(runs, accepted)
+        _skipped_prompts(f, k, hist[k], runs, si[0], row_abs, accepted, marks)
         if not runs and k > 0:
             runs.append(Run(0, None))
         runs.append(Run(k, row_abs, si[0], si[1], rprompt=_rprompt(f)))
@@ -467,7 +470,7 @@ def _drew_below(prev: Frame, prev_base: int, f: Frame, base: int) -> bool:
 
 
 def _skipped_prompts(f: Frame, k: int, base: int, runs: list[Run], prompt: str, row_abs: int,
-                     accepted: list[tuple[int, int]] = ()) -> None:
+                     accepted: list[tuple[int, int]], marks: bool) -> None:
     """Runs for prompt rows no frame waited at, above a new prompt row: with no
     pauses the next prompt (and what is typed there) comes in the same frame as
     the line before it was accepted, and a line editor that draws a suggestion
@@ -490,7 +493,6 @@ def _skipped_prompts(f: Frame, k: int, base: int, runs: list[Run], prompt: str, 
     last_run = next((r for r in reversed(runs) if r.prompt_abs is not None), None)
     last = last_run.prompt_abs if last_run is not None else -1
     ends = [a for j, a in accepted if last_run is not None and j >= last_run.start]
-    marks = _marks_accepts(runs, accepted)
     rows = []
     for y in range(max(0, last + 1 - base), min(row_abs - base, len(f.lines))):
         if y > 0 and _continues(f, y - 1):
@@ -516,7 +518,7 @@ def _marks_accepts(runs: list[Run], accepted: list[tuple[int, int]]) -> bool:
                for r in runs if r.prompt_abs is not None for j, a in accepted)
 
 
-def _plain_prompts(f: Frame, k: int, base: int, runs: list[Run], accepted: list[tuple[int, int]] = ()) -> None:
+def _plain_prompts(f: Frame, k: int, base: int, runs: list[Run], marks: bool) -> None:
     """Runs for prompt rows no frame waited at: a shell with no line editor
     (dash, sh) writes its prompt, the echo of what is typed and the command's
     output as plain text, with no control sequence, so without pauses no
@@ -524,10 +526,10 @@ def _plain_prompts(f: Frame, k: int, base: int, runs: list[Run], accepted: list[
     cursor (`Frame.teletype_from`) that start with the same prompt as a later
     row of that text (the shell drew it again) or as a run's are prompt rows,
     each opening a run, in order, below the last run's row. A shell that
-    marks its accepted lines (`_marks_accepts`: bash, zsh) writes no prompt as
+    marks its accepted lines (`marks`, see `_marks_accepts`: bash, zsh) writes no prompt as
     plain text after a command's output: there a printed row that opens with
     the prompt (`printf 'dev@lantern:~/kiosk$ kimi\\n'`) is output."""
-    if f.alternate or f.teletype_from is None or _marks_accepts(runs, accepted):
+    if f.alternate or f.teletype_from is None or marks:
         return
     x0, y0 = f.teletype_from
     cy = min(f.cursor[1], len(f.lines) - 1)
