@@ -14,7 +14,6 @@ after a resize are compared with tmux's, row by row.
 from __future__ import annotations
 
 from bisect import bisect_right
-from dataclasses import dataclass, field
 from itertools import accumulate, islice
 from operator import itemgetter
 from typing import Any
@@ -22,18 +21,27 @@ from typing import Any
 Cell = Any  # a pyte Char; a wide character's right half has data ""
 
 
-@dataclass
 class RLine:
     """One row during a reflow: its cells up to its extent, and its flags.
 
     `seen`: the row is already in the engine history (it came from the
     scrollback, or was brought back from it), so it is not recorded again.
+    `stub`: whether a wide character's right half is among the cells (None:
+    not looked yet; a scrollback row keeps the answer from its last reflow).
+    `entry`: the scrollback row (`HistoryLine`) these cells are, while the
+    reflow leaves them as they were (its text is then the row's text).
     """
 
-    cells: list[Cell] = field(default_factory=list)
-    wrapped: bool = False
-    seen: bool = False
-    dead: bool = False
+    __slots__ = ("cells", "wrapped", "seen", "dead", "stub", "entry")
+
+    def __init__(self, cells: list[Cell] | None = None, wrapped: bool = False, seen: bool = False,
+                 stub: bool | None = None, entry: Any = None) -> None:
+        self.cells = [] if cells is None else cells
+        self.wrapped = wrapped
+        self.seen = seen
+        self.dead = False
+        self.stub = stub
+        self.entry = entry
 
 
 _DATA = itemgetter(0)  # a cell's character (`Char.data`)
@@ -44,6 +52,14 @@ def _has_stub(cells: list[Cell]) -> bool:
     return "" in map(_DATA, cells)
 
 
+def _stubbed(gl: RLine) -> bool:
+    """`_has_stub` of a row's cells, looked at once per row."""
+    stub = gl.stub
+    if stub is None:
+        stub = gl.stub = _has_stub(gl.cells)
+    return stub
+
+
 def _width(cells: list[Cell], i: int) -> int:
     """Cells a character takes: 2 when the next cell is its stub, 0 for the stub."""
     if cells[i].data == "":
@@ -51,9 +67,10 @@ def _width(cells: list[Cell], i: int) -> int:
     return 2 if i + 1 < len(cells) and cells[i + 1].data == "" else 1
 
 
-def _measure(cells: list[Cell], sx: int) -> tuple[int, int]:
-    """(width, at): the row's width and the index of the first cell past `sx`."""
-    if not _has_stub(cells):
+def _measure(cells: list[Cell], sx: int, stub: bool | None = None) -> tuple[int, int]:
+    """(width, at): the row's width and the index of the first cell past `sx`
+    (`stub`: `_has_stub(cells)` when known)."""
+    if not (_has_stub(cells) if stub is None else stub):
         n = len(cells)
         return n, (sx if n > sx else n)
     # `_width` of every cell, and the width up to and with each: `at` is the
@@ -83,7 +100,7 @@ class Reflow:
         for yy, gl in enumerate(src):
             if gl.dead:
                 continue
-            width, at = _measure(gl.cells, sx)
+            width, at = _measure(gl.cells, sx, _stubbed(gl))
             if width == sx:
                 self._move(gl)
             elif width > sx:
@@ -95,7 +112,7 @@ class Reflow:
         return self.target
 
     def _move(self, gl: RLine) -> RLine:
-        to = RLine(gl.cells, gl.wrapped, gl.seen)
+        to = RLine(gl.cells, gl.wrapped, gl.seen, gl.stub, gl.entry)
         self.target.append(to)
         gl.dead = True
         return to
@@ -106,6 +123,7 @@ class Reflow:
             to = len(target)
             gl = self._move(src[yy])
             gl.cells = list(gl.cells)
+            gl.entry = None  # cells are joined on to it (or it stays as it was: the text reads the same)
         else:
             to = len(target) - 1
             gl = target[to]
@@ -126,7 +144,7 @@ class Reflow:
                 lines += 1
                 continue
             n = len(line.cells)
-            if not _has_stub(line.cells):
+            if not _stubbed(line):
                 # one cell per character: as many as fit, at once
                 if width + 1 > sx:
                     break
@@ -138,6 +156,8 @@ class Reflow:
                 w = _width(line.cells, 0)
                 if width + w > sx:
                     break
+                if gl.stub is False:
+                    gl.stub = None  # may take a wide character's half
                 width += w
                 gl.cells.append(line.cells[0])
                 frm = line
@@ -158,6 +178,9 @@ class Reflow:
         left = len(frm.cells) - want if frm is not None else 0
         if left:
             frm.cells = list(frm.cells[want:])
+            frm.entry = None
+            if frm.stub:
+                frm.stub = None
             lines -= 1
         elif not wrapped:
             gl.wrapped = False
@@ -173,18 +196,20 @@ class Reflow:
         gl = src[yy]
         cells = gl.cells
         was_wrapped = gl.wrapped
-        first = RLine(list(cells[:at]), True, gl.seen)
+        narrow = not _stubbed(gl)
+        stub = False if narrow else None
+        first = RLine(list(cells[:at]), True, gl.seen, stub)
         target.append(first)
-        line = RLine([], False, gl.seen)
+        line = RLine([], False, gl.seen, stub)
         target.append(line)
         lines = 2
         width = 0
-        if sx > 0 and not _has_stub(cells):
+        if sx > 0 and narrow:
             # one cell per character: rows of `sx` cells, the last one shorter
             for i in range(at, len(cells), sx):
                 if width:
                     line.wrapped = True
-                    line = RLine([], False, gl.seen)
+                    line = RLine([], False, gl.seen, False)
                     target.append(line)
                     lines += 1
                 line.cells = list(cells[i:i + sx])

@@ -328,10 +328,10 @@ class HistoryLine:
     leaves such rows alone can drop it; one that reprints may count on it).
     """
 
-    __slots__ = ("cells", "text", "width", "wrapped", "used", "again", "_spans")
+    __slots__ = ("cells", "text", "width", "wrapped", "used", "again", "_spans", "stub")
 
     def __init__(self, cells: tuple[Char, ...], text: str, width: int, wrapped: bool, used: int,
-                 again: bool = False) -> None:
+                 again: bool = False, stub: bool | None = None) -> None:
         self.cells = cells
         self.text = text
         self.width = width
@@ -339,6 +339,9 @@ class HistoryLine:
         self.used = used
         self.again = again
         self._spans: tuple[Span, ...] | None = None
+        # whether a wide character's right half is among the cells up to
+        # `used` (None: not known yet): what a reflow measures the row by
+        self.stub = stub
 
     @property
     def spans(self) -> tuple[Span, ...]:
@@ -1581,11 +1584,11 @@ class VirtualScreen(pyte.Screen):
         if columns != self.columns:
             self._reflow(columns)
 
-    def _row_from(self, cells: list[Char], wrapped: bool) -> Row:
+    def _row_from(self, cells: list[Char], wrapped: bool, stub: bool | None = None) -> Row:
         row = Row(self.default_char)
         if cells:
             row.update(zip(range(len(cells)), cells))
-            if _has_stub(cells):
+            if _has_stub(cells) if stub is None else stub:
                 row.wide = True
         if wrapped:
             row.wrapped = True
@@ -1599,7 +1602,7 @@ class VirtualScreen(pyte.Screen):
         Rows of the screen that end up in the scrollback are recorded in the
         history (they left the visible screen) unless `record` is off."""
         old_cols, cursor, buf, sb = self.columns, self.cursor, self.buffer, self.scrollback
-        src = [RLine(_history_cells(e), e.wrapped, True) for e in sb]
+        src = [RLine(_history_cells(e), e.wrapped, True, e.stub, e) for e in sb]
         hsize_before = len(src)
         for y in range(self.lines):
             row = buf.get(y)
@@ -1617,7 +1620,10 @@ class VirtualScreen(pyte.Screen):
         new_sb: deque[HistoryLine] = deque(maxlen=sb.maxlen)
         for ln in out[:hsize]:
             cells = tuple(ln.cells)
-            entry = HistoryLine(cells, cells_text(cells), columns, ln.wrapped, len(cells))
+            # a scrollback row the reflow left as it was reads as it did
+            old = ln.entry
+            entry = HistoryLine(cells, old.text if old is not None else cells_text(cells), columns, ln.wrapped,
+                                len(cells), stub=ln.stub)
             if self.scrollback_limit:
                 new_sb.append(entry)
             if record and not ln.seen:
@@ -1627,7 +1633,7 @@ class VirtualScreen(pyte.Screen):
         buf.clear()
         for y, ln in enumerate(out[hsize:]):
             if ln.cells or ln.wrapped:
-                row = buf[y] = self._row_from(ln.cells, ln.wrapped)
+                row = buf[y] = self._row_from(ln.cells, ln.wrapped, ln.stub)
                 if ln.seen:
                     row.echo = cells_text(tuple(ln.cells))
             elif ln.seen:
