@@ -390,6 +390,9 @@ class CodexProfile(ChromeProfile):
         self._near_alt: set[str] = set()
         self._wide_bold: dict[str, str] = {}
         self._typed: dict[str, str] = {}
+        self._composer_was: tuple[bool, str] | None = None
+        self._bangs: list[tuple[float, str]] = []
+        self._bangs_used: set[int] = set()
         return super().transcript(frames)
 
     def _conversation_frame(self, frame: Frame) -> None:
@@ -397,6 +400,7 @@ class CodexProfile(ChromeProfile):
         scrolled back); on the main screen, the markdown of prompt cards seen."""
         self._learn_wide_bold(frame)
         self._learn_composer(frame)
+        self._learn_shell_composer(frame)
         if frame.alternate:
             if not _stale(frame) and not any("↓ Back to bottom" in ln for ln in frame.lines[-8:]):
                 self._live_width = frame.columns
@@ -469,6 +473,61 @@ class CodexProfile(ChromeProfile):
         key = _card_key("\n".join(r for r in typed if not FENCE_ROW.match(r)))
         if key:
             self._typed[key] = "\n".join(typed)
+
+    def _learn_shell_composer(self, frame: Frame) -> None:
+        """Commands sent from the composer in shell mode, with when.
+
+        Typed after `!`, the composer is in shell mode: its first row opens
+        with `! ` in place of `› ` (continuation rows indented two). Once
+        sent, the command is drawn as `• You ran <cmd>` with its output
+        under it, but output taller than the screen drawn in one frame
+        pushes that row off the top before any frame shows it: then the
+        composer is the only drawing of the command. The last text it held
+        is remembered when it next shows something else (sent, or given
+        up: `_bang_for` takes one only for output that follows it)."""
+        lines, n = frame.lines, len(frame.lines)
+        y = n - 1
+        while y >= 0 and n - y <= 8 and _card_bg(frame, y) is None:
+            y -= 1
+        if y < 0 or n - y > 8:
+            return  # no composer in view: nothing to learn
+        bg, end = _card_bg(frame, y), y + 1
+        while y > 0 and _card_bg(frame, y - 1) == bg:
+            y -= 1
+        top = next((k for k in range(y, end) if lines[k].startswith(("› ", "! "))), None)
+        if top is None:
+            return
+        rows = [lines[top][2:].rstrip()] + [lines[k][2:].rstrip() for k in range(top + 1, end)
+                                             if lines[k].startswith("  ")]
+        width, typed, last = frame.columns - 3, "", ""
+        for r in rows:
+            if r.strip():  # a row the composer filled to its edge broke a token there
+                typed += r.strip() if not typed or wcswidth(last) >= width else " " + r.strip()
+                last = r
+        now = (lines[top][0] == "!", typed)
+        prev = self._composer_was
+        if prev and prev[1] and now != prev and not (now[0] == prev[0] and now[1].startswith(prev[1])):
+            # what it held is gone: sent (or given up); a prompt's entry
+            # stands between a command and output that comes after the prompt
+            self._bangs.append((frame.time, prev[1] if prev[0] else None))
+        self._composer_was = now
+
+    def _bang_for(self, t: float, cmd: str | None = None) -> str | None:
+        """The shell-mode command sent last before recording time `t` (the
+        one `cmd` names, when the row drew it) not yet given to a turn; none
+        when a prompt was sent after it."""
+        best = None
+        for k, (ts, c) in enumerate(self._bangs):
+            if ts > t + 1e-6:
+                break
+            if cmd is None:
+                best = None if c is None or k in self._bangs_used else k
+            elif c is not None and k not in self._bangs_used and " ".join(c.split()) == " ".join(cmd.split()):
+                best = k
+        if best is None:
+            return None
+        self._bangs_used.add(best)
+        return self._bangs[best][1]
 
     def _learn_inline_cards(self, frame: Frame) -> None:
         """Inline mode: a prompt card is drawn with its styles before it
@@ -703,6 +762,8 @@ class CodexProfile(ChromeProfile):
             if rule == "you-ran":
                 # the user's turn, as typed (`!` and the command), then the call
                 cmd = " ".join(ln.strip() for ln in text.splitlines())
+                if members and hasattr(self, "_bangs"):
+                    self._bang_for(members[0].line.time, cmd)  # drawn: no cut output's
                 return [Turn("user", "!" + cmd), Turn("tool_call", cmd, name="shell")]
             if rule == "ran":
                 cmd = " ".join(ln.strip() for ln in text.splitlines())
@@ -711,6 +772,12 @@ class CodexProfile(ChromeProfile):
             return Turn("tool_call", first, name=first.split()[0] if first else None)
         if kind == "system":
             return Turn("system", text)
+        if kind == "tool_result" and rule == "output-cut" and hasattr(self, "_bangs"):
+            # output whose `• You ran` row went off the top unseen: the
+            # command as the composer showed it before it was sent
+            cmd = self._bang_for(members[0].line.time)
+            if cmd is not None:
+                return [Turn("user", "!" + cmd), Turn("tool_call", cmd, name="shell"), Turn(kind, text)]
         if kind == "user":
             # inline mode: the markdown its card showed before it scrolled away
             text = getattr(self, "_inline_marks", {}).get(" ".join(text.split()), text)

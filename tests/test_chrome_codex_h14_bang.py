@@ -50,13 +50,17 @@ def test_output_whose_head_scrolled_off_is_no_answer_text(screen_only: bool) -> 
     assert out.splitlines()[-1] == "loom heddle 30 threaded, tension even"
 
 
-@pytest.mark.xfail(strict=True, reason="the 30 rows of output are drawn in one frame with their `• You ran seq …` "
-                                       "head above the screen's top: the command is never on screen (only in the "
-                                       "composer before Enter)")
-def test_long_command_is_the_users_turn() -> None:
-    turns = cli_replay(CASE, "codex", False)["turns"]
+@pytest.mark.parametrize("screen_only", [False, True])
+def test_long_command_is_the_users_turn(screen_only: bool) -> None:
+    # the 30 rows of output are drawn in one frame with their `• You ran seq …`
+    # head above the screen's top: the command is read from the composer
+    # (`! seq …` in shell mode) before it was sent (round h15)
+    turns = cli_replay(CASE, "codex", screen_only)["turns"]
     assert [t["text"] for t in turns if t["role"] == "user"] == \
         [t["text"] for t in truth_turns(CASE) if t["role"] == "user"]
+    n = next(i for i, t in enumerate(turns) if t["role"] == "user" and t["text"] == "!" + LONG)
+    assert [t["role"] for t in turns[n:n + 3]] == ["user", "tool_call", "tool_result"]
+    assert turns[n + 1]["name"] == "shell" and turns[n + 1]["text"] == LONG
 
 
 def test_native_reader_gives_the_same_shape() -> None:
