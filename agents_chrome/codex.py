@@ -63,6 +63,9 @@ FENCE_ROW = regex.compile(r"^\s*(```|~~~)")
 # What a prompt's card drops or draws anew (markdown marks, bullets, spacing):
 # left out of the key under which the card and the composer find each other.
 CARD_MARKS = frozenset("#*_`~>•◦▪-")
+# Markdown typed in a prompt that its card renders anew: a list, quote or
+# heading row, bold, inline code.
+TYPED_MARKDOWN = regex.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|>\s|#{1,6}\s)|\*\*\S|`[^`]+`")
 
 
 def full_bg(frame: Frame, y: int) -> str | None:
@@ -444,18 +447,20 @@ class CodexProfile(ChromeProfile):
         the fences and their language are drawn only here. The composer's
         rows (a row the composer wrapped joined back to the next) are
         remembered under the words of their rows that are not fences, for
-        make_turn to give the prompt its fences back."""
-        lines, n = frame.lines, len(frame.lines)
-        y = n - 1
-        while y >= 0 and n - y <= 8 and _card_bg(frame, y) is None:
-            y -= 1
-        if y < 0 or n - y > 8:
+        make_turn to give the prompt its fences back.
+
+        The same for a prompt with other markdown typed in (`- item`, `1. `,
+        `> `, `# `, `**bold**`, `` `code` ``): its card draws bullets,
+        drops the marks and spaces the list from the text, and the composer
+        is again the only drawing of it as typed."""
+        lines = frame.lines
+        box = _composer(frame)
+        if box is None:
             return
-        bg, end = _card_bg(frame, y), y + 1
-        while y > 0 and _card_bg(frame, y - 1) == bg:
-            y -= 1
+        y, end = box
         top = next((k for k in range(y, end) if lines[k].startswith("› ")), None)
-        if top is None or not any(FENCE_ROW.match(lines[k][2:]) for k in range(top, end)):
+        if top is None or not any(FENCE_ROW.match(lines[k][2:]) or TYPED_MARKDOWN.search(lines[k][2:])
+                                  for k in range(top, end)):
             return
         rows = [lines[k][2:].rstrip() for k in range(top, end)]
         while rows and not rows[-1].strip():
@@ -471,8 +476,11 @@ class CodexProfile(ChromeProfile):
             else:
                 typed.append(r)
         key = _card_key("\n".join(r for r in typed if not FENCE_ROW.match(r)))
-        if key:
-            self._typed[key] = "\n".join(typed)
+        text = "\n".join(typed)
+        # a frame that draws the sent card where the composer goes (before
+        # the composer is back) holds fewer marks: the composer's stay
+        if key and (key not in self._typed or _marks(text) >= _marks(self._typed[key])):
+            self._typed[key] = text
 
     def _learn_shell_composer(self, frame: Frame) -> None:
         """Commands sent from the composer in shell mode, with when.
@@ -485,15 +493,11 @@ class CodexProfile(ChromeProfile):
         composer is the only drawing of the command. The last text it held
         is remembered when it next shows something else (sent, or given
         up: `_bang_for` takes one only for output that follows it)."""
-        lines, n = frame.lines, len(frame.lines)
-        y = n - 1
-        while y >= 0 and n - y <= 8 and _card_bg(frame, y) is None:
-            y -= 1
-        if y < 0 or n - y > 8:
+        lines = frame.lines
+        box = _composer(frame)
+        if box is None:
             return  # no composer in view: nothing to learn
-        bg, end = _card_bg(frame, y), y + 1
-        while y > 0 and _card_bg(frame, y - 1) == bg:
-            y -= 1
+        y, end = box
         top = next((k for k in range(y, end) if lines[k].startswith(("› ", "! "))), None)
         if top is None:
             return
@@ -796,6 +800,30 @@ class CodexProfile(ChromeProfile):
             text = _join_wide_wraps(text, full, _wrappable_rows(members, getattr(self, "_near_alt", ())))
             return Turn(kind, join_broken_tokens(text, _cut_by(members, getattr(self, "_near_alt", ()))))
         return Turn(kind, text)
+
+
+def _composer(frame: Frame) -> tuple[int, int] | None:
+    """The composer's rows (start, end): the last background card, within
+    eight rows of the last row with text (the footer under it). On the
+    alternate screen that is the bottom; inline, the live area sits right
+    under the history, blank rows below it until the screen fills."""
+    lines = frame.lines
+    last = len(lines) - 1
+    while last >= 0 and not lines[last].strip():
+        last -= 1
+    y = last
+    while y >= 0 and last - y < 8 and _card_bg(frame, y) is None:
+        y -= 1
+    if y < 0 or last - y >= 8:
+        return None
+    bg, end = _card_bg(frame, y), y + 1
+    while y > 0 and _card_bg(frame, y - 1) == bg:
+        y -= 1
+    return y, end
+
+
+def _marks(text: str) -> int:
+    return sum(1 for c in text if c in CARD_MARKS)
 
 
 def _card_key(text: str) -> str:
