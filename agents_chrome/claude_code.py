@@ -71,6 +71,13 @@ KEY_HINT = regex.compile(r"\s*\((?i:ctrl|shift|alt|meta|cmd)\+\w+ to [^()]*\)\s*
 # the row's middle.
 SCROLLED_PILL = regex.compile(r"\s(Jump to bottom|\d+ new messages?|Waiting for your answer)"
                               r"(\s\([^()]*\))?(\s↓|\s·\s\S+ to scroll)")
+
+
+def _pill(ln: str) -> bool:
+    """`SCROLLED_PILL` is on the row: searched only where its closing arrow or
+    "to scroll" is (the unanchored search costs ~10 us on a long row; it is
+    asked of rows of every full-screen frame)."""
+    return ("↓" in ln or " to scroll" in ln) and SCROLLED_PILL.search(ln) is not None
 # The footer of the detailed transcript (Ctrl+O): "Showing detailed
 # transcript · ctrl+o to toggle · ctrl+e to show all", after "working · "
 # while an answer streams.
@@ -207,7 +214,7 @@ class ClaudeCodeProfile(ChromeProfile):
         out: list[str | None] = []
         run = 0
         for y, ln in enumerate(lines[:end]):
-            if y >= menu or (scrolled and (SCROLLED_PILL.search(ln) or (y == 0 and ln.startswith("❯")))):
+            if y >= menu or (scrolled and (_pill(ln) or (y == 0 and ln.startswith("❯")))):
                 out.append(None)
                 run = 0
                 continue
@@ -223,7 +230,7 @@ class ClaudeCodeProfile(ChromeProfile):
             return False
         top = self._frame_box_top(frame)
         end = top if top is not None else len(frame.lines)
-        return any(SCROLLED_PILL.search(ln) for ln in frame.lines[max(0, end - 3):end])
+        return any(_pill(ln) for ln in frame.lines[max(0, end - 3):end])
 
     def _new_text_only(self, frames: Iterable[Frame]) -> Iterator[Frame]:
         """Leave out scrolled-back views that show nothing new.

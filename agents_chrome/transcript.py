@@ -139,8 +139,12 @@ _COVER_LIVE = 0.6  # the same when the whole old copy was still on screen at the
 _ROW_OF = itemgetter(1)  # a `_words` entry's row
 
 
-def _words(lines: "list[TLine]", lo: int, hi: int) -> list[tuple[str, int, int]]:
-    """(word, line index, start column in the line) for lines[lo:hi] on the main screen."""
+def _words(lines: "list[TLine]", lo: int, hi: int,
+           memo: "dict[str, list[tuple[str, int]]] | None" = None) -> list[tuple[str, int, int]]:
+    """(word, line index, start column in the line) for lines[lo:hi] on the main screen.
+
+    `memo`: each text's (word, column) list, kept by a caller that words the
+    same lines again (`fold_redraws` after each fold)."""
     out: list[tuple[str, int, int]] = []
     glue = False  # the previous row wrapped in the middle of a word
     for i in range(lo, hi):
@@ -148,7 +152,13 @@ def _words(lines: "list[TLine]", lo: int, hi: int) -> list[tuple[str, int, int]]
         if ln.source == "alt":
             glue = False
             continue
-        found = [(m.group(), i, m.start()) for m in WORD.finditer(ln.text)]
+        if memo is None:
+            found = [(m.group(), i, m.start()) for m in WORD.finditer(ln.text)]
+        else:
+            at = memo.get(ln.text)
+            if at is None:
+                at = memo[ln.text] = [(m.group(), m.start()) for m in WORD.finditer(ln.text)]
+            found = [(w, i, col) for w, col in at]
         if glue and found and found[0][2] == 0 and out:
             w, li, col = out[-1]
             out[-1] = (w + found[0][0], li, col)  # a word split by the wrap is one word
@@ -167,7 +177,8 @@ def _cells(text: str) -> int:
     return len(text) if text.isascii() else max(len(text), wcswidth(text))
 
 
-def _covered(old: list[str], all_w: list[str], lo: int, hi: int, window: int = 40) -> list[bool]:
+def _covered(old: list[str], all_w: list[str], lo: int, hi: int, window: int = 40,
+             least: float = 0.0, head: int = 0, head_least: float = 0.0) -> list[bool] | None:
     """Which of `old`'s words appear, in order, at the start of `all_w[lo:hi]`.
 
     Greedy in-order matching with a bounded look-ahead: each word is matched
@@ -178,17 +189,25 @@ def _covered(old: list[str], all_w: list[str], lo: int, hi: int, window: int = 4
     taken at once, and past a word that does not, the look-ahead window
     stays the same until the next match, so the words up to that match are
     tested against the window's words in one pass (`compress` over `map`).
+
+    `least`: the caller wants the answer only when at least this many words
+    appear, and `head_least` of the first `head` words; None as soon as so
+    many have been passed over that the rest cannot make it up (most places
+    a common word opens are not the copy, and their walk is mostly misses).
     """
-    hit = [False] * len(old)
+    n = len(old)
+    hit = [False] * n
     j = lo
     it = iter(old)
     i = -1
+    got = 0  # words found before word i
     for w in it:
         i += 1
         if j >= hi:
             break
         if all_w[j] == w:
             hit[i] = True
+            got += 1
             j += 1
             continue
         top = j + window if j + window < hi else hi
@@ -200,7 +219,10 @@ def _covered(old: list[str], all_w: list[str], lo: int, hi: int, window: int = 4
                 break
             i = nxt
             w = old[i]
+        if n - (i - got) < least or (i <= head and head - (i - got) < head_least):
+            return None  # words 0..i-1 missed (i - got): the rest cannot make `least`
         hit[i] = True
+        got += 1
         j = first[w] + 1
     return hit
 
@@ -230,6 +252,7 @@ def fold_redraws(lines: list[TLine], marks: "Iterable[int | tuple[int, int]]") -
     lines = list(lines)
     shift = 0
     words: list[tuple[str, int, int]] | None = None  # of `lines` as they are: made again after a fold
+    worded: dict[str, list[tuple[str, int]]] = {}  # a row text's words, for making them again
     line_at: list[int] = []
     index: tuple[list[str], dict[str, list[int]]] | None = None  # `_word_index(words)`
     for mark in sorted(rows_at):
@@ -238,7 +261,7 @@ def fold_redraws(lines: list[TLine], marks: "Iterable[int | tuple[int, int]]") -
         if p <= 0 or p >= len(lines):
             continue
         if words is None:
-            words = _words(lines, 0, len(lines))
+            words = _words(lines, 0, len(lines), worded)
             line_at = [i for _, i, _ in words]
             index = _word_index(words)
         # Rows on screen at the mark may still scroll into history after it,
@@ -324,15 +347,20 @@ def _find_copy(words: list[tuple[str, int, int]], split: int, live: int,
     # places: the place whose continuation reads most like the reprint's wins.
     if len(cands) > 1:
         ahead = new_w[:80]
-        score = {j: sum(_covered(ahead, all_w, j, min(j + 100, split), window=6)) for j in cands}
+        score = {j: sum(_covered(ahead, all_w, j, min(j + 100, split), window=6) or ()) for j in cands}
         top = max(score.values())
         cands = [j for j in cands if score[j] == top]
     best: tuple[int, int] | None = None  # (covered, j)
     for j in cands:
         tail = old_w[j:]
-        hit = _covered(tail, all_w, split, len(all_w))
         # the words of rows before `live` (a word's row never goes down: a prefix)
-        body = hit[:bisect_left(words, live, j, split, key=_ROW_OF) - j]
+        m = bisect_left(words, live, j, split, key=_ROW_OF) - j
+        # a place that cannot reach what `ok` asks below is not walked to the end
+        hit = _covered(tail, all_w, split, len(all_w), least=_COVER_LIVE * len(tail),
+                       head=m if m >= 10 else 0, head_least=_COVER * m if m >= 10 else 0.0)
+        if hit is None:
+            continue
+        body = hit[:m]
         got = sum(hit)
         if len(body) >= 10:
             ok = sum(body) >= _COVER * len(body) and got >= _COVER_LIVE * len(hit)
