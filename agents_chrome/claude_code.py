@@ -26,7 +26,7 @@ from wcwidth import wcswidth, wcwidth
 
 from agents_chrome.cjk_bold import marked_ideograph_bold
 from agents_chrome.input_line import InputLine
-from agents_chrome.profile import ChromeProfile, per_frame
+from agents_chrome.profile import ChromeProfile, _insert_by_time, per_frame
 from agents_chrome.rules import Labeled, LineRule
 from agents_chrome.transcript import TLine, fold_reprints
 from agents_chrome.wraps import broken_token
@@ -48,19 +48,37 @@ _MASCOT = frozenset("▐▝▘▗▖▛▜▟▙▀▄█▌·~*✻ ")
 _MASCOT_COLS = 10
 
 # A collapsed group of tool calls: "Ran 2 shell commands, read 1 file".
+#: while the group runs it is drawn in the present ("● Running 2 shell commands…",
+#: "Reading 1 file, running 2 shell commands…": the grey bullet blinks), and an answer that
+#: streams right after it can push the finished row out of a full-screen view before it is drawn
 SUMMARY_PATTERN = (
-    r"(?i:\b(ran|read|listed|searched for|searched|wrote|edited|updated|created|fetched|found)\s+"
+    r"(?i:\b(ran|read|listed|searched for|searched|wrote|edited|updated|created|fetched|found"
+    r"|running|reading|listing|searching for|searching|writing|editing|updating|creating|fetching|finding)\s+"
     r"(\d+)\s+(shell commands?|files?|director(?:y|ies)|patterns?|lines?|pages?|urls?|matches|results?|todos?))")
 SUMMARY = regex.compile(SUMMARY_PATTERN)
 #: the row of a collapsed group is its phrases and nothing else: joined by commas, then
 #: `· 1 failed`, and the key hint (cut where the width ends); an answer's sentence that
 #: opens the same way (`Read 2 files before you change …`) goes on in words
 SUMMARY_ROW = (SUMMARY_PATTERN + r"(?:,\s+" + SUMMARY_PATTERN + r")*"
-               r"(?:,\s+(?i:ran|read|listed|searched|wrote|edited|updated|created|fetched|found)\b[\w ]*)?"
+               r"(?:,\s+(?i:ran|read|listed|searched|wrote|edited|updated|created|fetched|found"
+               r"|running|reading|listing|searching|writing|editing|updating|creating|fetching|finding)\b[\w ]*)?"
                r"(?:\s+·\s+\d+\s+failed)?…?(?:\s+\((?i:ctrl|shift|alt|meta|cmd)\+\w+[^()]*\)?)?")
 SUMMARY_TOOL = {"ran": "Bash", "read": "Read", "listed": "LS", "searched": "Grep", "searched for": "Grep",
                 "wrote": "Write", "edited": "Edit", "updated": "Edit", "created": "Write",
-                "fetched": "WebFetch", "found": "Glob"}
+                "fetched": "WebFetch", "found": "Glob",
+                "running": "Bash", "reading": "Read", "listing": "LS", "searching": "Grep", "searching for": "Grep",
+                "writing": "Write", "editing": "Edit", "updating": "Edit", "creating": "Write",
+                "fetching": "WebFetch", "finding": "Glob"}
+#: the head of the task list (`1 tasks (0 done, 1 open)`), alone on its row or after
+#: the working status (`✶ Hullaballooing… · 2 tasks (1 done, 1 in progress, 0 open)`)
+TASK_HEAD = regex.compile(r"^\s*\d+ tasks? \(\d+ done(?:, \d+ in progress)?, \d+ open\)\s*$")
+#: a task's row: its box (open ◻, in progress ◼, done ✔) and the task
+TASK_ROW = regex.compile(r"^\s{1,6}(?:⎿\s+)?[◻◼✔✓☐☒]\s+\S")
+#: the header's first row, the mascot's first row as drawn (`▐▛███▜▌`) before it
+_HEADER_FIRST = regex.compile(r"^\s*\S{2,9}\s+Claude Code v?\d")
+#: the echo of a `/clear` (`/reset`, `/new`: its other names)
+CLEAR_ECHO = regex.compile(r"^❯ /(?:clear|reset|new)\s*$")
+TASK_ROW_TEXT = regex.compile(r"^\s*(?:⎿\s+)?[◻◼✔✓☐☒]\s+")
 # Tool headers that show an action instead of the tool's name.
 DISPLAY_TOOL = {"Update": "Edit", "Create": "Write"}
 # A key hint closing a row, "(ctrl+o to expand)": the UI's, not the call's.
@@ -114,11 +132,15 @@ class ClaudeCodeProfile(ChromeProfile):
                  r"(\s+\((ctrl|shift|alt)\+\w+ to [^()]*\))?\s*$"),
         # a collapsed group, possibly after the thinking time that preceded it:
         # "Thought for 1s, read 2 files (ctrl+o to expand)"
-        LineRule("tool-summary", "tool_call", r"^\s{1,4}(?P<body>(?:(?i:thought|thinking)\b[^,]{0,30},\s+)?"
+        # (a running group: after the grey bullet while it blinks on)
+        LineRule("tool-summary", "tool_call", r"^(?:\s{1,4}|●\s)(?P<body>(?:(?i:thought|thinking)\b[^,]{0,30},\s+)?"
                  + SUMMARY_ROW + r")\s*$"),
         LineRule("expand-hint", "chrome", r"^\s*(⎿\s+)?…\s*\+\d+\s+lines?\b.*(ctrl\+\w|expand)"),
         LineRule("ctrl-hint", "chrome", r"\((ctrl|shift|alt)\+\w+ to [\w ]+\)\s*$"),
         LineRule("tip", "chrome", r"^\s*(⎿\s+)?(※\s*)?Tip:"),
+        # the task list drawn over the input box once the model made tasks (2.1.197's
+        # TaskCreate): `1 tasks (0 done, 1 open)`, then a row per task (`_task_rows`)
+        LineRule("task-list", "chrome", TASK_HEAD.pattern),
         LineRule("exit-hint", "chrome", r"^\s*Press Ctrl-[CD] again to exit"),
         # what it prints as Ctrl+Z stops it, before the shell's job message
         LineRule("suspended", "chrome", r"^\s*Claude Code is suspended\. Run `fg` to bring it back\.?\s*$"),
@@ -195,7 +217,9 @@ class ClaudeCodeProfile(ChromeProfile):
           row). Both rows are covered (`None`): they match anything and
           keep the document's row. The view itself stays: it is an older
           window (placed as paging), or the only place where text that
-          streamed while the user looked elsewhere was ever drawn.
+          streamed while the user looked elsewhere was ever drawn. Back at
+          the bottom, 2.1.197 redraws the rows below before the top one:
+          the pinned prompt left there is covered too (`_new_text_only`).
         - The slash-command menu (typing `/`) is drawn over the conversation's
           last rows, right above the input box: its rows are covered too.
           Taken as conversation, they stand in for the answer's last rows,
@@ -211,10 +235,19 @@ class ClaudeCodeProfile(ChromeProfile):
         scrolled = self._scrolled(frame)
         lines = _still_mascot(_ideograph_bold(frame, end), end)
         menu = _menu_top(lines, end)
+        panel = _task_panel(lines, end)
+        if panel < end:
+            lines = lines[:panel] + [""] * (end - panel) + lines[end:]
+        if frame.memo.get(("clears", self), 0):
+            drawn = frame.lines
+            lines = [("" if y < end and (HEADER.match(drawn[y]) or _HEADER_FIRST.match(drawn[y])) else ln)
+                     for y, ln in enumerate(lines)]
         out: list[str | None] = []
         run = 0
+        stale_pin = frame.memo.get(("stale-pin", self), False)
         for y, ln in enumerate(lines[:end]):
-            if y >= menu or (scrolled and (_pill(ln) or (y == 0 and ln.startswith("❯")))):
+            if y >= menu or (y == 0 and stale_pin) or (
+                    scrolled and (_pill(ln) or (y == 0 and ln.startswith("❯")))):
                 out.append(None)
                 run = 0
                 continue
@@ -223,6 +256,21 @@ class ClaudeCodeProfile(ChromeProfile):
                 out.append(ln)
         return out + [""] * (end - len(out)) + lines[end:]  # type: ignore[return-value]
 
+    def layout(self, frame: Frame) -> object:
+        """How many times the full-screen conversation was cleared (`/clear`).
+
+        After a clear the view opens with the header again, then `❯ /clear`
+        and nothing below it. Its rows share the header with the document's
+        top: while the conversation before it is shorter than the screen,
+        the stitcher lays the new view over it from the top, and the turns
+        before the clear are gone. A clear is a new layout: joined to the old
+        one by words, which it shares none of, it follows it; so that it shares
+        none, the header's rows drawn after a clear are left out (`rows`).
+        Counted in frame order by `_new_text_only`."""
+        if not frame.alternate:
+            return None
+        return frame.memo.get(("clears", self), 0)
+
     @per_frame
     def _scrolled(self, frame: Frame) -> bool:
         """The user scrolled this full-screen view back: the pill is drawn."""
@@ -230,6 +278,7 @@ class ClaudeCodeProfile(ChromeProfile):
             return False
         top = self._frame_box_top(frame)
         end = top if top is not None else len(frame.lines)
+        end = _task_panel(frame.lines, end)  # the pill is drawn above the task list
         return any(_pill(ln) for ln in frame.lines[max(0, end - 3):end])
 
     def _new_text_only(self, frames: Iterable[Frame]) -> Iterator[Frame]:
@@ -243,8 +292,23 @@ class ClaudeCodeProfile(ChromeProfile):
         streamed while the user looked elsewhere) stays.
         """
         seen: set[str] = set()
+        pin: str | None = None  # the prompt pinned over the top row of the last scrolled-back view
+        clears, in_clear = 0, False
         for f in frames:
             if f.alternate:
+                top = self._frame_box_top(f)
+                fresh = top is not None and _fresh_clear(f.lines, top)
+                clears += fresh and not in_clear
+                in_clear = fresh
+                f.memo[("clears", self)] = clears
+                if self._scrolled(f):
+                    pin = f.lines[0] if f.lines and f.lines[0].startswith("❯") else None
+                elif pin is not None and f.lines and f.lines[0] == pin:
+                    # back at the bottom, the rows below redrawn, the pinned prompt not yet
+                    # (2.1.197 draws the top row in a later write): it covers the row there
+                    f.memo[("stale-pin", self)] = True
+                else:
+                    pin = None
                 vp = self.viewport(f)
                 if vp is not None:
                     rows = {r for r in self.rows(f)[vp[0]:vp[1]] if r is not None and len(r.strip()) >= 3}
@@ -391,13 +455,55 @@ class ClaudeCodeProfile(ChromeProfile):
                     f = _without_history(f)
                 self._learn_echo_marks(f)
                 self._learn_box(f)
+                self._learn_tasks(f)
                 yield f
 
         self._boxed: dict[str, list[str]] = {}
         self._wide_box: dict[str, tuple[list[str], int]] = {}
+        self._tasks: dict[str, float] = {}
         lines = super().transcript(tap(self._new_text_only(self._laid_out(frames))))
         lines = _drop_input_boxes(_without_restored_rows(lines))
         return _join_broken_tokens(_join_wide_wraps(_join_reflowed(fold_reprints(lines, HEADER))), self._alt_widths)
+
+    def _learn_tasks(self, frame: Frame) -> None:
+        """Remember each task of the task list (2.1.197) by the time it first
+        shows. A task the model made (TaskCreate) draws no row in the
+        conversation: the list over the input box is all the screen shows of
+        the call."""
+        top = self._frame_box_top(frame)
+        if top is None:
+            return
+        lines = frame.lines
+        panel = _task_panel(lines, top)
+        echo = next((ln for ln in reversed(lines[1 if self._scrolled(frame) else 0:panel])
+                     if ln.startswith("❯ ")), None)
+        if echo is not None:
+            self._last_echo = _markless(echo[2:])
+        for ln in lines[panel:top]:
+            if TASK_ROW.match(ln):
+                task = TASK_ROW_TEXT.sub("", ln).strip()
+                if task and task not in self._tasks:
+                    self._tasks[task] = (frame.time, self._last_echo)
+
+    def reconstruct(self, frames: Iterable[Frame], header: object = None) -> tuple[list[Turn], list[Labeled]]:
+        self._last_echo = ""
+        turns, labeled = super().reconstruct(frames, header)  # type: ignore[arg-type]
+        late: list[Turn] = []
+        for task, (t, echo) in sorted(getattr(self, "_tasks", {}).items(), key=lambda kv: kv[1][0]):
+            call = Turn("tool_call", task, name="TaskCreate", time=t)
+            # after the turn of the prompt last echoed when the task showed (an inline
+            # turn's time is when its rows reached the history, not when they were drawn)
+            users = [i for i, u in enumerate(turns) if u.role == "user" and echo and _markless(u.text).startswith(echo)]
+            if users:
+                i = users[-1] + 1
+                while i < len(turns) and turns[i].role != "user":
+                    i += 1
+                turns.insert(i, call)
+            else:
+                late.append(call)
+        if late:
+            turns = _insert_by_time(turns, late)
+        return turns, labeled
 
     # -- turns ------------------------------------------------------------
     def label(self, lines: list[TLine]) -> list[Labeled]:
@@ -433,6 +539,7 @@ class ClaudeCodeProfile(ChromeProfile):
         _prompts_that_look_like_commands(labeled)
         _unknown_commands(labeled)
         _answers_without_marker(labeled)
+        _task_rows(labeled)
         return labeled
 
     def make_turn(self, kind: str, text: str, members: list[Labeled]) -> Turn | list[Turn] | None:
@@ -501,6 +608,58 @@ def _answers_without_marker(labeled: list[Labeled]) -> None:
             lb.kind, lb.rule = "assistant", "answer-without-marker"
             lb.body = lb.body[2:] if lb.body.startswith("  ") else lb.body  # the answer's indent
             in_prompt = working = False
+
+
+def _fresh_clear(lines: list[str], end: int) -> bool:
+    """The full-screen view right after `/clear`: the header, then the
+    command's echo and nothing under it but its output row."""
+    y = 0
+    while y < end and not lines[y].strip():
+        y += 1
+    if y >= end or y > 3 or not (HEADER.match(lines[y]) or _HEADER_FIRST.match(lines[y])):
+        return False
+    while y < end and (not lines[y].strip() or HEADER.match(lines[y]) or _HEADER_FIRST.match(lines[y])
+                       or lines[y].startswith(" " * _HEADER_TEXT)):
+        y += 1
+    if y >= end or not CLEAR_ECHO.match(lines[y]):
+        return False
+    return all(not ln.strip() or ln.lstrip().startswith("⎿") for ln in lines[y + 1:end])
+
+
+def _task_panel(lines: list[str], end: int) -> int:
+    """The first row of the task list drawn right above row `end` (the input
+    box), `end` when there is none. The list (2.1.197, once the model made
+    tasks) stays under every view while the conversation scrolls: as
+    conversation rows it would close each view with the same rows, which
+    anchor the join of a new layout (after a resize) on themselves."""
+    y = end
+    while y > 0 and not lines[y - 1].strip():
+        y -= 1
+    k = y
+    while k > 0 and TASK_ROW.match(lines[k - 1]):
+        k -= 1
+    if k == y:
+        return end
+    if k > 0 and TASK_HEAD.match(lines[k - 1]):
+        return k - 1
+    if lines[k].lstrip().startswith("⎿"):
+        return k  # hung off the working status row above it
+    return end
+
+
+def _task_rows(labeled: list[Labeled]) -> None:
+    """The rows of the task list (2.1.197) are chrome: the box glyph rows right
+    under its head, or under the working status while the model works (the
+    list hangs off it under `⎿`). The list sits between the conversation and
+    the input box; taken as text it ends the answer above it."""
+    under = False
+    for lb in labeled:
+        if lb.kind == "chrome" and (lb.rule == "task-list" or lb.rule in WORKING_RULES):
+            under = True
+        elif under and lb.kind != "blank" and TASK_ROW.match(lb.line.text):
+            lb.kind, lb.rule = "chrome", "task-list"
+        elif lb.kind != "blank":
+            under = False
 
 
 SLASH_NAME = regex.compile(r"^/[\w:-]+(?=\s|$)")

@@ -423,6 +423,13 @@ class Stitcher:
             if tag in ("equal", "replace") and i2 - i1 == j2 - j1 and s + i1 >= start:
                 for t in range(j2 - j1):
                     matched_doc[j1 + t] = s + i1 + t
+            elif tag == "replace" and s + i1 >= start:
+                # a popup over the view's last rows while the view moved a row or two (a menu
+                # taller than the room below the text scrolls it): the covered rows stand for
+                # the document's rows under them, top down, as far as both go
+                for t in range(min(i2 - i1, j2 - j1)):
+                    if view[j1 + t] is None:
+                        matched_doc[j1 + t] = s + i1 + t
         for t in range(min(j, k)):
             matched_doc[k - t - 1] = anchor - t - 1
         self._replace(start, [(matched_doc.get(i)) for i in range(n)], view, time, src)
