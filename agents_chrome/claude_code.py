@@ -363,6 +363,87 @@ class ClaudeCodeProfile(ChromeProfile):
             held = None
             yield f
 
+    def _cleared_tail(self, frames: Iterable[Frame]) -> Iterator[Frame]:
+        """Keep the rows an inline clear wiped when the conversation starts over.
+
+        `/clear` (and `/compact`) in the inline renderer go home and erase the
+        screen row by row, then draw the header again and nothing of what was
+        on screen: the last answer's rows that had not scrolled into history
+        yet (its tail, a collapsed tool group, the closing status) were shown
+        and are drawn nowhere else. When a frame's wipe is followed by the
+        header, the rows the frame before it showed above the input box go
+        into history before the mark, as a full clear (ED 2) would put them
+        (a reprint that repeats them is folded by `fold_redraws`). Only when
+        that screen did not itself open with the header: a conversation
+        drawn again from its start is a reprint of what history holds.
+        """
+        prev: Frame | None = None  # the last main-screen frame with text
+        held: tuple[Frame, int] | None = None  # a wiped frame, blank after its mark, and the mark
+        for f in frames:
+            if held is not None:
+                g, cut = held
+                held = None
+                if not f.alternate and not f.marks and _starts_over(f.scrolled + f.lines):
+                    g = self._with_wiped_rows(g, cut, prev)
+                yield g
+            if not f.alternate and prev is not None:
+                cut = max((off for off, why in f.marks if why == "clear"), default=None)
+                if cut is not None and not _opens_with_header(prev.lines):
+                    after = f.scrolled[cut:] + f.lines
+                    if not any(r.strip() for r in after):
+                        held = (f, cut)  # the header comes in the next frame
+                        continue
+                    if _starts_over(after):
+                        f = self._with_wiped_rows(f, cut, prev)
+            if not f.alternate and any(r.strip() for r in f.lines):
+                prev = f
+            elif f.alternate:
+                prev = None
+            yield f
+        if held is not None:
+            yield held[0]
+
+    def _without_dialogs(self, frames: Iterable[Frame]) -> Iterator[Frame]:
+        """Leave out of the history the rows of a permission dialog that
+        scrolled off the top while the inline renderer drew it.
+
+        A file's dialog (`Create file`, `Edit file`: a full-width rule at the
+        left edge, the title rows, a dashed rule `╌╌╌`, then the file's rows,
+        the question and its options) taller than the space left pushes its
+        top rows into history. Once answered, the renderer wipes the screen
+        and draws the call again with its result: the rows that scrolled off
+        are no text of the conversation, and in the middle of the older copy
+        they stop the reprint from being folded onto it (the two copies part
+        at the dialog and agree again right after, as lookalike text does).
+        """
+        for f in frames:
+            if not f.alternate and f.scrolled:
+                drop = _dialog_rows(f.scrolled, f.columns)
+                if drop:
+                    f = _without_scrolled(f, drop)
+            yield f
+
+    def _with_wiped_rows(self, f: Frame, cut: int, prev: Frame | None) -> Frame:
+        """`f` with the rows `prev` showed above its input box scrolled before its mark at `cut`."""
+        if prev is None:
+            return f
+        top = self._frame_box_top(prev)
+        shown = list(prev.lines[:top if top is not None else len(prev.lines)])
+        while shown and not shown[-1].strip():
+            shown.pop()
+        if not shown:
+            return f
+        n = len(shown)
+        widths = f.widths or [f.columns] * len(f.scrolled)
+        wrapped = f.wrapped or [False] * len(f.scrolled)
+        rw = list((prev.row_wrapped or [])[:n])
+        rw += [False] * (n - len(rw))
+        return dataclasses.replace(
+            f, scrolled=f.scrolled[:cut] + shown + f.scrolled[cut:],
+            widths=widths[:cut] + [prev.columns] * n + widths[cut:],
+            wrapped=wrapped[:cut] + rw + wrapped[cut:], scrolled_lines=[],
+            marks=[(off + n if off >= cut else off, why) for off, why in f.marks])
+
     def _learn_echo_marks(self, frame: Frame) -> None:
         """Remember the markdown of prompts echoed with it rendered.
 
@@ -456,12 +537,14 @@ class ClaudeCodeProfile(ChromeProfile):
                 self._learn_echo_marks(f)
                 self._learn_box(f)
                 self._learn_tasks(f)
+                _learn_groups(f.lines, self._groups)
                 yield f
 
         self._boxed: dict[str, list[str]] = {}
+        self._groups: dict[str, set[str]] = {}
         self._wide_box: dict[str, tuple[list[str], int]] = {}
         self._tasks: dict[str, float] = {}
-        lines = super().transcript(tap(self._new_text_only(self._laid_out(frames))))
+        lines = super().transcript(tap(self._new_text_only(self._cleared_tail(self._without_dialogs(self._laid_out(frames))))))
         lines = _drop_input_boxes(_without_restored_rows(lines))
         return _join_broken_tokens(_join_wide_wraps(_join_reflowed(fold_reprints(lines, HEADER))), self._alt_widths)
 
@@ -535,6 +618,7 @@ class ClaudeCodeProfile(ChromeProfile):
             above = lb
             if lb.kind not in ("blank", "chrome", "cont"):
                 prev = lb.kind
+        _groups_as_run(labeled, getattr(self, "_groups", {}))
         _records_to_tables(labeled)
         _prompts_that_look_like_commands(labeled)
         _unknown_commands(labeled)
@@ -855,15 +939,78 @@ def _inside_answer(labeled: list[Labeled], j: int) -> bool:
 def _record(rows: list[Labeled]) -> list[tuple[str, str]] | None:
     """`key: value` pairs of one record's rows, or None when the rows are no record."""
     out: list[tuple[str, str]] = []
+    # the keys' column: where the rows with a value start (the first row may follow
+    # the answer's marker); a key with an empty cell (`Dour:`) starts there too, a
+    # wrapped value's row ending in a colon further right
+    cols = [len(lb.body) - len(lb.body.lstrip()) for lb in rows[1:] if (m := RECORD_ROW.match(lb.body)) and m.group("value")]
+    key_col = min(cols) if cols else 0
     for lb in rows:
         m = RECORD_ROW.match(lb.body)
-        if m and not (out and lb.body.startswith(" ") and not m.group("value")):
+        if m and not (out and len(lb.body) - len(lb.body.lstrip()) > key_col and not m.group("value")):
             out.append((m.group("key").strip(), (m.group("value") or "").strip()))
         elif out:
             out[-1] = (out[-1][0], (out[-1][1] + " " + lb.body.strip()).strip())
         else:
             return None
     return out if len(out) >= 2 else None
+
+
+#: a collapsed group while its calls run: `Reading 1 file, running 1 shell command…`
+GROUP_RUNNING = regex.compile(r"^\s*(?:●\s+)?(?:(?i:thinking|thought)\b[^,]{0,30},\s+)?"
+                              r"(?i:reading|listing|searching for|searching|running|fetching|finding)\s+\d+\s.*…")
+def _group_anchor(rows: "list[str]", y: int) -> str | None:
+    """What a collapsed group row at `y` sits under: the nearest row above with
+    text (its marker and key hint left out), or None at the top."""
+    for k in range(y - 1, -1, -1):
+        r = rows[k]
+        if r and r.strip():
+            return KEY_HINT.sub("", r).strip().removeprefix("●").strip()
+    return None
+
+
+def _learn_groups(rows: "list[str]", groups: "dict[str, set[str]]") -> None:
+    """Remember, per row a collapsed group sits under, the calls its running
+    row named under it (`⎿  $ wc -l notes.md`, `⎿  notes.md`), one at a time."""
+    for y, r in enumerate(rows):
+        if not r or "…" not in r or not GROUP_RUNNING.match(r) or y + 1 >= len(rows):
+            continue
+        detail = rows[y + 1].strip()
+        if not detail.startswith("⎿"):
+            continue
+        anchor = _group_anchor(rows, y)
+        if anchor is None:
+            continue
+        groups.setdefault(anchor, set()).add(detail[1:].strip())
+
+
+def _groups_as_run(labeled: list[Labeled], groups: "dict[str, set[str]]") -> None:
+    """A collapsed group's closing row counts fewer calls than ran.
+
+    Once its calls are done, Claude Code no longer counts a shell command that
+    read a file (`head`, `wc`) next to a Read (`Read 1 file` for both), nor a
+    failing one but as `· 1 failed`. While they run, the group names each call
+    under it (`⎿  $ wc -l notes.md`, `⎿  notes.md`), one at a time
+    (`_learn_groups`). The distinct calls named, less those the closing row
+    counts, were shell commands: `ran N shell commands` is added to the closing
+    row, so each call drawn is a call replayed. (The running row's own counts
+    are no evidence: a `wc` counts as a file read and a shell command at once.)
+    The running row is told from others by the row it sits under."""
+    if not groups:
+        return
+    texts = [lb.line.text for lb in labeled]
+    for y, lb in enumerate(labeled):
+        if lb.rule != "tool-summary":
+            continue
+        ran = len(groups.get(_group_anchor(texts, y) or "", ()))
+        closed = sum(int(m.group(2)) for m in SUMMARY.finditer(lb.body))
+        if ran <= closed:
+            continue
+        k = ran - closed
+        extra = "ran %d shell command%s" % (k, "s" if k > 1 else "")
+        # before the `· 1 failed` and the key hint
+        cut = regex.search(r"\s+·\s+\d+\s+failed|\s+\((?i:ctrl|shift|alt|meta|cmd)\+|…|\s*$", lb.body)
+        at = cut.start() if cut else len(lb.body)
+        lb.body = lb.body[:at] + ", " + extra + lb.body[at:]
 
 
 def _summary_turns(text: str) -> list[Turn]:  # type: ignore[return]
@@ -893,6 +1040,71 @@ def _drawn_wider(frame: Frame) -> bool:
     if not wrapped:
         return False
     return any(w and _RULE_RUN in ln and RULE.match(ln) for ln, w in zip(frame.lines, wrapped))
+
+
+def _opens_with_header(rows: list[str]) -> bool:
+    """The first row with text is the header's (the logo)."""
+    first = next((r for r in rows if r.strip()), "")
+    return bool(LOGO.match(first) or LOGO_STILL.match(first))
+
+
+_DIALOG_TITLE = regex.compile(r"^ [A-Z][a-z]+(?: [a-z]+){0,3}$")
+_DIALOG_DASHES = regex.compile(r"^╌{20,}$")
+_DIALOG_END = regex.compile(r"^\s*(Esc to cancel|Do you want to )")
+
+
+def _dialog_rows(rows: list[str], columns: int) -> set[int]:
+    """Rows of file permission dialogs among history rows (see `_without_dialogs`):
+    from the dialog's full-width rule to its `Esc to cancel` row, or to the last row."""
+    out: set[int] = set()
+    n = len(rows)
+    i = 0
+    while i < n:
+        ln = rows[i].rstrip()
+        if (len(ln) >= columns - 1 and ln.startswith("─") and RULE.match(ln) and i + 1 < n
+                and _DIALOG_TITLE.match(rows[i + 1].rstrip())
+                and any(_DIALOG_DASHES.match(r.rstrip()) and len(r.rstrip()) >= columns - 1
+                        for r in rows[i + 2:i + 6])):
+            j = i + 1
+            while j < n and not _DIALOG_END.match(rows[j]):
+                j += 1
+            while j + 1 < n and rows[j + 1].strip() and not rows[j + 1].startswith(("●", "❯")):
+                j += 1  # the question's options and the hint row under them
+            out.update(range(i, min(j + 1, n)))
+            i = j + 1
+            continue
+        i += 1
+    return out
+
+
+def _without_scrolled(f: Frame, drop: set[int]) -> Frame:
+    """`f` without the history rows at the indices `drop` (its marks moved up)."""
+    keep = [k for k in range(len(f.scrolled)) if k not in drop]
+
+    def pick(xs: list) -> list:
+        return [xs[k] for k in keep] if len(xs) == len(f.scrolled) else xs
+    return dataclasses.replace(
+        f, scrolled=pick(f.scrolled), widths=pick(f.widths), wrapped=pick(f.wrapped),
+        scrolled_lines=pick(f.scrolled_lines),
+        marks=[(off - sum(1 for k in drop if k < off), why) for off, why in f.marks])
+
+
+def _starts_over(rows: list[str]) -> bool:
+    """Rows drawn after a wipe open a new conversation: the header, then a
+    command's echo (`❯ /clear`) with at most its output under it, and no
+    prompt or message of a conversation drawn again (a resize's reprint,
+    the redraw a permission dialog's answer makes, go on with those)."""
+    body = [r for r in rows if r.strip()]
+    if not body or not (LOGO.match(body[0]) or LOGO_STILL.match(body[0])):
+        return False
+    body = [r for r in body if not HEADER.match(r)]
+    box = next((i for i, r in enumerate(body) if RULE.match(r)), len(body))
+    body = body[:box]
+    return bool(body) and bool(_SLASH_ECHO.match(body[0])) and not any(
+        r.startswith(("❯ ", "● ")) for r in body[1:])
+
+
+_SLASH_ECHO = regex.compile(r"^❯\s+/[\w:-]+(\s|$)")
 
 
 def _history_before_resize(frame: Frame, held: Frame | None) -> Frame | None:
