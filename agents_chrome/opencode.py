@@ -51,6 +51,9 @@ TOOL_ICON = regex.compile(r"^\s*(?P<icon>[→←✱⚙◇%⊕⟳✎])\s+(?P<name
 #: the title row opening a tool panel other than bash's (`# Wrote plan.md`,
 #: `← Edit notes.txt`): an icon, a capitalised verb, its argument
 PANEL_HEAD = regex.compile(r"^\s*│\s\s(?P<icon>[#→←✱⚙◇%⊕⟳✎])\s(?P<name>[A-Z][\w-]*)(\s+(?P<arg>\S.*))?$")
+#: a tool's one-row title while it runs (not bash's panel): a spinner where
+#: its icon settles
+RUNNING_TOOL = regex.compile(r"^\s*[\u2800-\u28ff]\s+(?P<name>[A-Z][\w-]*)\s*(?P<arg>.*)$")
 #: a bash panel's title while the command runs: a spinner where `$` settles
 RUNNING_BASH = regex.compile(r"^\s*│\s\s[\u2800-\u28ff]\s+(?P<cmd>\S.*)$")
 #: a tool panel's edge: its bar in the conversation's margin (the prompt
@@ -613,7 +616,26 @@ def _prompt_wrap(row: Labeled, nxt: Labeled) -> bool:
         return wcswidth(tail) + wcswidth(_cjk_run(body)) > limit
     if UNSPACED.match(tail[-1]) and UNSPACED.match(body[0]):
         return wcswidth(tail) + wcswidth(body[0]) > limit
-    return False
+    if not row.body.strip() or any(c.isspace() for c in row.body.strip()) or body[0].isspace():
+        return False
+    # a token wider than the row (a key, a hash) takes a row of its own and
+    # is cut where the row is full: the row holds nothing but that token, up
+    # to the limit, and the next row goes on with it
+    return wcswidth(tail) + wcswidth(body[0]) > limit
+
+
+def _prompt_space_wrap(row: Labeled, nxt: Labeled) -> bool:
+    """Whether prompt row `nxt` goes on from `row` where the word wrap broke
+    at a space: the next row's first word (with the space before it) would
+    not have fitted on the row. A line the user ended (the newline key)
+    leaves room for it."""
+    width = row.line.width
+    tail, body = row.line.text.rstrip(), nxt.body.strip()
+    if not width or not tail or not body or not row.body.strip():
+        return False
+    if UNSPACED.match(tail[-1]) or UNSPACED.match(body[0]):
+        return False  # CJK breaks between characters: `_prompt_wrap`
+    return wcswidth(tail) + 1 + wcswidth(_first_segment(body)) > width - WRAP_MARGIN
 
 
 @dataclasses.dataclass
@@ -1077,6 +1099,24 @@ class OpenCodeProfile(ChromeProfile):
                     break
             if not settled:
                 lb.kind, lb.rule, lb.body = "tool_call", "bash-running", cmd
+        # Any other tool's row shows the same spinner where its icon settles
+        # (`⠋ Read notes.md` before `→ Read notes.md`). When the settled row
+        # never took its place in the transcript, the running row is the call.
+        for i, lb in enumerate(labeled):
+            m = RUNNING_TOOL.match(lb.line.text) if lb.rule == "running-tool" else None
+            if not m:
+                continue
+            key = (m.group("name"), m.group("arg").strip())
+            settled = False
+            for later in labeled[i + 1:]:
+                if later.kind == "user":
+                    break
+                s2 = TOOL_ICON.match(later.line.text) if later.kind == "tool_call" else None
+                if s2 and (s2.group("name"), s2.group("arg").strip()) == key:
+                    settled = True
+                    break
+            if not settled:
+                lb.kind, lb.rule = "tool_call", "tool-running"
         # The first row of output under a bash call opens its result (the
         # rows of a wrapped command are the call's).
         join_wrapped_commands(labeled)
@@ -1151,6 +1191,11 @@ class OpenCodeProfile(ChromeProfile):
                 lb.kind, lb.rule = "chrome", "prompt-wrapped"
                 last = lb
                 continue
+            if prev is not None and last is not None and _prompt_space_wrap(last, lb):
+                prev.body = prev.body.rstrip() + " " + lb.body.strip()
+                lb.kind, lb.rule = "chrome", "prompt-wrapped"
+                last = lb
+                continue
             prev = last = lb
         # A command typed in shell mode (`!` on an empty prompt) is drawn as a
         # bash panel with no prompt of its own: it opens right under the turn
@@ -1189,7 +1234,8 @@ class OpenCodeProfile(ChromeProfile):
                 head += [m.body.strip() for m in members[1:] if m.rule == "bash-wrapped"]
                 call = Turn("tool_call", join_command_rows(head), name="bash")
                 return [Turn("user", call.text), call] if rule == "bash-typed" else call
-            m = (PANEL_HEAD if rule == "panel-tool" else TOOL_ICON).match(members[0].line.text)
+            m = (PANEL_HEAD if rule == "panel-tool" else RUNNING_TOOL if rule == "tool-running"
+                 else TOOL_ICON).match(members[0].line.text)
             if m:
                 name = m.group("name").lower()
                 return Turn("tool_call", (m.group("arg") or "").strip(), name=PANEL_VERBS.get(name, name))

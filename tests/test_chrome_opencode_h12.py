@@ -174,9 +174,10 @@ def test_a_pasted_prompt_line_opening_with_a_path_stays_in_the_prompt() -> None:
     assert [t.role for t in turns] == ["user"]
     text = turns[0].text
     assert text.split("\n\n") == [
-        "why does this deploy script fail on the second host? it works on the first one every\n"
-        "time, and the log on the second host only says that the interpreter was not found,\n"
-        "which makes no sense to me because both hosts were built from the same image last\n"
+        # the box wrapped the first line at blanks (round h15: rejoined with blanks, as pasted)
+        "why does this deploy script fail on the second host? it works on the first one every "
+        "time, and the log on the second host only says that the interpreter was not found, "
+        "which makes no sense to me because both hosts were built from the same image last "
         "spring",
         "/usr/bin/env python3 deploy.py --host lantern-2\n$ ls -la /opt/deploy\ndrwxr-xr-x 2 root root 4096 deploy",
         "    def main():\n        for host in HOSTS:\n            push(host)",
