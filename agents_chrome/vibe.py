@@ -84,6 +84,8 @@ RULE = regex.compile(r"^─{8,}$")
 # the input box's top rule carries the agent mode at its right end
 MODE_RULE = regex.compile(r"^─{4,}\s+\S.*\S\s+─{1,3}$")
 BOX_ROW = regex.compile(r"^[┌│└].*[┐│┘]$")
+#: the todo list's progress row above the input box: a mark, `N/M · `, the step
+PLAN_ROW = regex.compile(r"^[^\w\s]\s\d+/\d+\s·\s")
 # the spinner; while a tool waits for approval and keys were just typed, a
 # note follows it: `… (0s Esc/Ctrl+C to interrupt) typing detected, waiting…`
 SPINNER = regex.compile(r"^[\u2800-\u28ff ]{1,3}\s*\S.*…\s*\(.*(Esc|Ctrl\+C).*\)(\s+[^()]*…)?\s*$")
@@ -91,8 +93,14 @@ SPINNER = regex.compile(r"^[\u2800-\u28ff ]{1,3}\s*\S.*…\s*\(.*(Esc|Ctrl\+C).*
 #: `□`/`■` blink on a running call (a resize mid-call can leave the `■` row in history)
 TOOL_LINE = regex.compile(r"^(?P<icon>[⏵⏷□■✕✗✓⚠])\s+(?P<verb>[A-Z][a-z]+)\b\s*(?P<arg>.*)$")
 THOUGHT = regex.compile(r"^[⏵⏷□■]\s+(?P<body>Thought|Thinking)\s*$")
-#: a further part of a summary row: `read 2 files`
-FOLDED_PART = regex.compile(r"^(?P<verb>[a-z]+)\s+(?P<n>\d+)\s+\w+s?$")
+#: a further part of a summary row: `read 2 files`, `updated todos 1 time`
+FOLDED_PART = regex.compile(r"^(?P<verb>[a-z]+)\s+(?:(?P<what>[a-z]+)\s+(?P<times>\d+)\s+times?|(?P<n>\d+)\s+\w+s?)$")
+#: what a todo call's row names (`Updated 3 todos`): the items of one call, not a count of calls
+TODO_ARG = regex.compile(r"^\d+\s+todos?$")
+#: a summary's first part that counts the calls on one thing: `todos 2 times`
+TIMES_PART = regex.compile(r"^(?P<what>[a-z]+)\s+(?P<n>\d+)\s+times?$")
+#: the thing a `<verb> <thing> N times` part names -> the tool
+THING_TOOL = {"todos": "todo"}
 SUMMARY = regex.compile(r"^(?P<n>\d+)\s+(?P<what>commands|files|searches|pages|processes|edits|skills|"
                         r"queries|questions|items|\w+s|"
                         # one call folded with a thought: `Ran 1 search, thought`
@@ -104,7 +112,7 @@ VERB_TOOL = {
     "Read": "read_file", "Reading": "read_file",
     "Created": "write_file", "Updated": "write_file", "Writing": "write_file", "Creating": "write_file",
     "Wrote": "write_file",
-    "Edited": "search_replace", "Editing": "search_replace",
+    "Edited": "edit", "Editing": "edit",
     "Searched": "grep", "Searching": "grep",
     "Fetched": "web_fetch", "Fetching": "web_fetch",
     "Loaded": "skill", "Loading": "skill",
@@ -269,7 +277,11 @@ class VibeProfile(ChromeProfile):
             # the input box's rule spans the terminal: a narrower one is the old
             # layout still on screen after the terminal grew, not yet redrawn
             return None
-        # a completion popup sits on top of the input box
+        # the plan's progress row (`▶ 1/4 · step`, `☐ 2/3 · step`) sits right
+        # on top of the input box once the agent keeps a todo list
+        while end > 0 and PLAN_ROW.match(lines[end - 1]):
+            end -= 1
+        # a completion popup sits on top of the input box (or of the plan row)
         y = end
         while y > 0 and BOX_ROW.match(lines[y - 1].strip() or " "):
             y -= 1
@@ -388,7 +400,8 @@ class VibeProfile(ChromeProfile):
         for r in rows:
             m = TOOL_LINE.match(r)
             arg = m.group("arg").strip() if m else ""
-            if not m or m.group("icon") in "□■" or SUMMARY.match(arg.split(",")[0].strip()) or THOUGHT.match(r):
+            if not m or m.group("icon") in "□■" or THOUGHT.match(r) or (
+                    SUMMARY.match(arg.split(",")[0].strip()) and not TODO_ARG.match(arg)):
                 continue
             key = (m.group("verb"), m.group("arg").strip())
             if key not in self._tools_set:
@@ -450,6 +463,8 @@ class VibeProfile(ChromeProfile):
             verb, arg = m.group("verb"), m.group("arg").strip()
             verb = SETTLED.get(verb, verb)
             name = VERB_TOOL.get(verb, verb.lower())
+            if TODO_ARG.match(arg):
+                return Turn("tool_call", arg, name="todo", extra={"verb": verb})
             s = SUMMARY.match(arg)
             if s:
                 return self._expand_summary(verb, name, int(s.group("n")), self._seq(members[0].line))
@@ -514,10 +529,11 @@ class VibeProfile(ChromeProfile):
         reasoning model; `thinking` while it streams), `Ran 2 commands, read 1
         file`. None when the row is not such a list."""
         parts = [p.strip() for p in arg.split(",")]
-        first = SUMMARY.match(parts[0]) if len(parts) > 1 else None
+        first = (SUMMARY.match(parts[0]) or TIMES_PART.match(parts[0])) if len(parts) > 1 else None
         if first is None:
             return None
-        out = self._expand_summary(verb, name, int(first.group("n")), time)
+        what = first.groupdict().get("what")
+        out = self._expand_summary(verb, THING_TOOL.get(what, name), int(first.group("n")), time)
         for part in parts[1:]:
             if part in ("thought", "thinking"):
                 out.append(Turn("thinking", "Thought"))
@@ -526,7 +542,8 @@ class VibeProfile(ChromeProfile):
             if m is None:
                 return None
             v = SETTLED.get(m.group("verb").capitalize(), m.group("verb").capitalize())
-            out.extend(self._expand_summary(v, VERB_TOOL.get(v, v.lower()), int(m.group("n")), time))
+            tool = THING_TOOL.get(m.group("what") or "", VERB_TOOL.get(v, v.lower()))
+            out.extend(self._expand_summary(v, tool, int(m.group("n") or m.group("times")), time))
         return out
 
     def _expand_summary(self, verb: str, name: str, n: int, time: int) -> list[Turn]:
@@ -535,8 +552,10 @@ class VibeProfile(ChromeProfile):
         # only calls shown since this turn's prompt: a call run and folded before it was ever drawn
         # alone is not to be filled in with an older turn's call
         start = getattr(self, "_turn_start", float("-inf"))
-        picks = [i for i, (t, v, _) in enumerate(seen)
-                 if v == verb and i not in used and start - 1e-6 <= t <= time + 1e-6]
+        todo = name == "todo"  # `Updated 2 todos` and `Updated notes.txt` share the verb
+        picks = [i for i, (t, v, a) in enumerate(seen)
+                 if v == verb and i not in used and start - 1e-6 <= t <= time + 1e-6
+                 and bool(TODO_ARG.match(a)) == todo]
         picks = picks[-n:] if len(picks) >= n else picks
         self._tools_used = used | set(picks)
         out = [Turn("tool_call", seen[i][2], name=name, extra={"verb": verb}) for i in picks]
@@ -555,7 +574,7 @@ class VibeProfile(ChromeProfile):
                 t.text = _with_pastes(t.text, unused)
             if t.role == "assistant":
                 import textwrap
-                t.text = _drop_grid_drafts(_merge_grid_rows(textwrap.dedent(t.text))).strip()
+                t.text = _drop_grid_drafts(_merge_grid_layouts(_merge_grid_rows(textwrap.dedent(t.text)))).strip()
                 if not t.text:
                     continue
                 if out and out[-1].role == "assistant":
@@ -654,7 +673,7 @@ def _drop_grid_drafts(text: str) -> str:
         if late is None:
             continue
         rows = range(a, b)
-        if cells[k][0] != cells[late][0] and cells[k][1:2] != cells[late][:1] and late not in headed \
+        if cells[k][0] != cells[late][0] and late not in headed \
                 and any(lines[y].lstrip().startswith("├") for y in rows):
             # the later layout lost its header (scrolled away): keep the draft's, above it
             rule = next(y for y in rows if lines[y].lstrip().startswith("├"))
@@ -688,6 +707,142 @@ def _drop_grid_drafts(text: str) -> str:
         if para.strip() or not mark:
             out.append(para)
     return "\n\n".join(out)
+
+
+def _grid_spans(lines: list[str]) -> list[tuple[int, int]]:
+    """(start, end) of each box grid in `lines`: a grid ends at its bottom edge."""
+    spans: list[tuple[int, int]] = []
+    i = 0
+    while i < len(lines):
+        if GRID_ROW.match(lines[i]):
+            j = i
+            while j < len(lines) and GRID_ROW.match(lines[j]):
+                j += 1
+                if lines[j - 1].lstrip().startswith("└"):
+                    break
+            spans.append((i, j))
+            i = j
+        else:
+            i += 1
+    return spans
+
+
+def _blanks(text: str, at: int) -> set[int]:
+    """Where `text` has a blank, as positions in its blank-free form, shifted by `at`."""
+    out, n = set(), 0
+    for ch in text:
+        if ch == " ":
+            out.add(at + n)
+        else:
+            n += 1
+    return out
+
+
+def _fuller(a: str, b: str) -> str | None:
+    """One cell of a table row as two layouts drew it, `b` the later one: the
+    cell whole, or None when the two are not the same cell. The earlier one
+    may stop short (the row still streaming in), the later one may have lost
+    its start (its rows above the view's top). Compared without blanks: a
+    word that filled its column in one layout may have been glued to the
+    next (`_merge_cells`), so the blanks of both are kept."""
+    sa, sb = a.replace(" ", ""), b.replace(" ", "")
+    if not sb:
+        return a
+    if not sa:
+        return b
+    if sb.startswith(sa):
+        whole, oa, ob = sb, 0, 0
+    elif sa.startswith(sb) or sa.endswith(sb):
+        whole, oa, ob = sa, 0, (0 if sa.startswith(sb) else len(sa) - len(sb))
+    else:
+        k = next((k for k in range(min(len(sa), len(sb)) - 1, 3, -1) if sa.endswith(sb[:k])), 0)
+        if not k:
+            return None
+        whole, oa, ob = sa + sb[k:], 0, len(sa) - k  # a's end is b's start
+    blanks = _blanks(a, oa) | _blanks(b, ob)
+    return "".join((" " if i in blanks else "") + ch for i, ch in enumerate(whole))
+
+
+def _merge_grid_layouts(text: str) -> str:
+    """A table taller than the view streams in while Vibe lays it out again
+    at every row (its columns widen, its cells wrap anew), and the view keeps
+    only the table's bottom: the stitched answer holds one grid per layout,
+    the later ones without their top rows, the earlier ones without their
+    last cells. Grids that follow one another (blank rows between) with the
+    same number of columns are one table: each later grid's rows are laid
+    over the rows of the table so far that they go on (its first row may be
+    the bottom part of a row), and the table is drawn once, one row per
+    table row."""
+    lines = text.split("\n")
+    spans = _grid_spans(lines)
+    groups: list[list[tuple[int, int]]] = []
+    def columns(a: int, b: int) -> int:
+        return next((len(ln.strip()[1:-1].split("│")) for ln in lines[a:b] if ln.lstrip().startswith("│")), 0)
+
+    for a, b in spans:
+        ncol = columns(a, b)
+        if groups:
+            pa, pb = groups[-1][-1]
+            if all(not ln.strip() for ln in lines[pb:a]) and columns(pa, pb) == ncol \
+                    and not lines[a].lstrip().startswith("┌"):
+                groups[-1].append((a, b))
+                continue
+        groups.append([(a, b)])
+    out, at = [], 0
+    for group in groups:
+        if len(group) < 2:
+            continue
+        table: list[list[str]] = []
+        ok = True
+        for n, (a, b) in enumerate(group):
+            rows = [[" ".join(c.split()) for c in ln.strip()[1:-1].split("│")]
+                    for ln in lines[a:b] if ln.lstrip().startswith("│")]
+            if not rows:
+                continue
+            if n == 0:
+                table = rows
+                continue
+            # where the grid's first row lies in the table so far: the last
+            # row it goes on with (cell by cell)
+            start = None
+            for j in range(len(table) - 1, -1, -1):
+                if len(table[j]) == len(rows[0]) and \
+                        all(_fuller(x, y) is not None for x, y in zip(table[j], rows[0])) and \
+                        any(y and _fuller(x, y) is not None for x, y in zip(table[j], rows[0])):
+                    start = j
+                    break
+            if start is None:
+                ok = False
+                break
+            for i, row in enumerate(rows):
+                k = start + i
+                if k >= len(table):
+                    table.append(row)
+                    continue
+                merged = [_fuller(x, y) for x, y in zip(table[k], row)]
+                if len(table[k]) != len(row) or any(m is None for m in merged):
+                    ok = False
+                    break
+                table[k] = merged  # type: ignore[assignment]
+            if not ok:
+                break
+        if not ok:
+            continue
+        a0, b1 = group[0][0], group[-1][1]
+        indent = lines[a0][:len(lines[a0]) - len(lines[a0].lstrip())]
+        body = [indent + "│ " + " │ ".join(r) + " │" for r in table]
+        drawn = [ln for ln in lines[a0:b1] if ln.strip()]
+        top = [ln for ln in drawn[:1] if ln.lstrip().startswith("┌")]
+        rule = next((ln for ln in drawn if ln.lstrip().startswith("├")), None)
+        grid = top + [x for r in body for x in ([r] if rule is None else [r, rule])]
+        if rule is not None:
+            grid.pop()
+        grid += [ln for ln in drawn[-1:] if ln.lstrip().startswith("└")]
+        out.extend(lines[at:a0])
+        out.extend(grid)
+        at = b1
+    out.extend(lines[at:])
+    return "\n".join(out)
 
 
 def _merge_cells(run: list[str]) -> str:

@@ -21,12 +21,11 @@ AGENT = "vibe"
 CASES = recording_cases(AGENT)
 #: Known misses against truth, kept failing on purpose (strict: the mark goes
 #: once they pass).
-KNOWN_SHORT = {"h6-vibe-resize-71x21": "in columns squeezed narrower than their words, a piece filling its column is "
-                                       "glued to the next (OlympiaSM3): the screen cannot tell a word that fits "
-                                       "exactly from a word cut by character",
-               "h7-vibe-kiln-long-60x20": "a ten-column table taller than a 60x20 screen streamed past while Vibe laid "
+KNOWN_SHORT = {"h7-vibe-kiln-long-60x20": "a ten-column table taller than a 60x20 screen streamed past while Vibe laid "
                                           "it out again at each chunk: never drawn whole, its layouts come back as "
-                                          "drafts (h6 leftover: what streamed past undrawn is lost)"}
+                                          "drafts (h6 leftover: what streamed past undrawn is lost)",
+               "h15-vibe-probe12-79x23": "Vibe draws a markdown link as its text alone: the URL's words are never "
+                                         "on screen (answers of the first turns hold several links)"}
 TRUTH_CASES = [pytest.param(c, marks=pytest.mark.xfail(reason=KNOWN_SHORT[c.name], strict=True))
                if c.name in KNOWN_SHORT else c for c in CASES]
 WORD = re.compile(r"\w+", re.UNICODE)
@@ -47,6 +46,16 @@ def _as_typed(shown: str, typed: str, screen_only: bool) -> str:
     return norm(shown)
 
 
+def _drawn_calls(truth: dict) -> dict:
+    """truth.json without the calls the CLI refused before running them (the
+    result an `InvalidToolCall` error: a tool it does not offer, arguments
+    its schema does not allow): Vibe draws no row for those."""
+    turns = truth["turns"]
+    refused = {n for n, t in enumerate(turns[:-1]) if t["role"] == "tool_call"
+               and turns[n + 1]["role"] == "tool_result" and '"InvalidToolCall"' in turns[n + 1]["text"]}
+    return dict(truth, turns=[t for n, t in enumerate(turns) if n not in refused])
+
+
 def replay(case: Path, screen_only: bool, tmp_path_factory) -> dict:
     return cli_replay(case, AGENT, screen_only, tmp_path_factory)
 
@@ -63,7 +72,7 @@ def test_golden(case: Path, tmp_path_factory) -> None:
 @pytest.mark.parametrize("screen_only", [False, True], ids=["with-inputs", "screen-only"])
 @pytest.mark.parametrize("case", TRUTH_CASES, ids=[c.name for c in CASES])
 def test_against_truth(case: Path, screen_only: bool, tmp_path_factory) -> None:
-    truth = json.loads((case / "truth.json").read_text())
+    truth = _drawn_calls(json.loads((case / "truth.json").read_text()))
     conv = replay(case, screen_only, tmp_path_factory)
     tsegs, psegs = truth_segments(truth), pred_segments(conv)
     # every typed prompt, exactly (whitespace-normalised), in order; slash commands are not user turns
@@ -86,6 +95,8 @@ def test_against_truth(case: Path, screen_only: bool, tmp_path_factory) -> None:
         assert len(ps["tools"]) == len(ts["tools"])
         for tc, pc in zip(ts["tools"], ps["tools"]):
             assert pc["name"] == tc["name"]
+            if tc["name"] != "bash":
+                continue  # read_file, write_file, edit, todo: their rows name a file or a count
             if pc["text"].endswith("…"):  # Vibe shortens a long command on its tool line (breaks as spaces)
                 assert norm(tc["input"]["command"]).startswith(norm(pc["text"][:-1]))
             elif pc["text"]:
