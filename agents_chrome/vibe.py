@@ -113,7 +113,9 @@ VERB_TOOL = {
     "Created": "write_file", "Updated": "write_file", "Writing": "write_file", "Creating": "write_file",
     "Wrote": "write_file",
     "Edited": "edit", "Editing": "edit",
-    "Searched": "grep", "Searching": "grep",
+    # 3.0.2 offers no grep tool: a search row is its bash tool running grep/rg
+    # (`grep -rn 'todo' .` shows as `Searched todo (1 match)`)
+    "Searched": "bash", "Searching": "bash",
     "Fetched": "web_fetch", "Fetching": "web_fetch",
     "Loaded": "skill", "Loading": "skill",
     "Started": "bash", "Stopped": "bash", "Listed": "bash",

@@ -112,3 +112,19 @@ def test_recording_holds_the_situations() -> None:
     refused = [t for t in truth["turns"] if t["role"] == "tool_result" and "InvalidToolCall" in t["text"]]
     assert refused  # calls the CLI refused: never drawn, left out of the truth comparison
     assert any(t.get("interrupted") for t in truth["turns"] if t["role"] == "assistant")
+
+
+def test_search_row_is_the_bash_call_that_ran_grep() -> None:
+    """Vibe 3.0.2 offers no grep tool (its tool list: bash, read_file,
+    write_file, edit, todo, ...): `grep -rn 'todo' .` run with bash is drawn
+    `⏵ Searched todo (1 match)`. Rows of a 171x25 probe (seed 24), as drawn."""
+    from agents_chrome.transcript import TLine
+    from agents_chrome.vibe import PROFILE
+    rows = ["> /hiertpound/leavyxwoun rondplam massturt fleaniex huskmar?",
+            "─" * 48, "",
+            "  Pooxchi thytzyrt chooskzean chooskzean kumflysksol bat kumflysksol_donsiex() 🪴?", "",
+            "⏵ Searched todo (1 match)", "",
+            "  Siefisk kiertdy feat trixgeat sies vyrthyskru trebreack staissiem coo flas."]
+    lines = [TLine(r, float(n), "alt", 0, width=171) for n, r in enumerate(rows)]
+    calls = [(t.name, t.text) for t in PROFILE.turns(PROFILE.label(lines)) if t.role == "tool_call"]
+    assert calls == [("bash", "todo (1 match)")]
