@@ -11,7 +11,7 @@ Screen anatomy:
   continue`, `4/5`);
 - conversation, bottom-anchored: ` ┃ prompt` (continuation rows keep the
   bar), answers indented one column, tool rows with a status glyph
-  (`✓`/`✗`, a braille spinner while running): `Explored 1 search ▸`,
+  (`✓`/`✗`/`✕` when one failed, a braille spinner while running): `Explored 1 search ▸`,
   `$ python3 src/main.py ▸`, `Read file ▸`, …;
 - the input box at the bottom: `╭── … ─ medium ─╮`, and its bottom border
   carries the state: `╰ ≈ Running Tools ──`, `Streaming 2.23k tok`,
@@ -28,6 +28,7 @@ import regex
 
 from wcwidth import wcswidth, wcwidth
 
+from agents_chrome.grids import merge_grid_rows
 from agents_chrome.overlay import popup_rows
 from agents_chrome.profile import ChromeProfile
 from agents_chrome.rules import Labeled, LineRule
@@ -44,7 +45,7 @@ ORB_GLYPHS = set("•●·:")
 SCROLLBAR = set("█▐▌▕▏▁▂▃▄▅▆▇│┃")  # the scrollbar and its track, in the last column
 ORB = regex.compile(r"^\s*[•●:·.][\s•●:·.]{2,}$")
 WELCOME = regex.compile(r"Welcome to Amp|Space to continue|ctrl\+o for commands")
-STATUS = r"[✓✗✔✘×⚠◌○●⠀-⣿]"
+STATUS = r"[✓✗✔✘✕×⚠◌○●⠀-⣿]"  # ✕: a tool (or a group of them) that failed
 SPINNING = regex.compile(r"^\s{0,2}[⠀-⣿]\s+\S")  # a tool row whose status is a braille spinner
 # what only a tool row has (see AmpProfile.rules): a spinner, or the fold mark at its end
 SETTLED_TOOL = r"\s{0,2}[⠀-⣿]\s|.*▸\s*$"
@@ -95,6 +96,26 @@ def stale_rows(first: Frame, after: Frame) -> bool:
                 cb == " " and ca != " " for ca, cb in zip(a, b.ljust(len(a)))):
             n += 1
     return n >= 2
+
+
+#: drawings held after a height change (see AmpProfile.transcript)
+_SETTLE = 5
+
+
+def _left_behind(first: Frame, after: Frame) -> bool:
+    """A row of `first` is a row of `after` (anywhere on it: the terminal
+    moved the rows) with more text after it, where `after` has blanks: a
+    drawing that wrote over an old row without clearing its tail."""
+    rows = [b for b in without_scrollbar(after, SCROLLBAR) if len(b.strip()) >= 3]
+    have = set(rows)
+    for a in without_scrollbar(first, SCROLLBAR):
+        if len(a.strip()) < 3 or a in have:
+            continue
+        for b in rows:
+            if len(a) > len(b.rstrip()) and a.startswith(b.rstrip()) and a[len(b.rstrip()):].strip() \
+                    and a[len(b.rstrip())] != " " and len(b.strip()) >= 8:
+                return True
+    return False
 
 
 def _not_redrawn(frame: Frame, vp: tuple[int, int], width: int, before: list[str]) -> bool:
@@ -656,6 +677,19 @@ class AmpProfile(ChromeProfile):
             else:
                 st.add(view, f.time, at_end=bool(pos))
 
+        # After a height change Amp goes on drawing only the cells it thinks
+        # changed, over rows the terminal moved, for a few drawings, then
+        # draws every row: the drawings before settle are held, and one that
+        # a later held drawing shows a row of with less after it (an old
+        # row's tail left behind: `┃ prompt?tickdre quoupand`) is dropped.
+        held: list[tuple[Frame, tuple[int, int]]] = []
+
+        def release() -> None:
+            for i, (p, pv) in enumerate(held):
+                if not any(_left_behind(p, q) for q, _ in held[i + 1:]):
+                    feed(st, p, pv)
+            held.clear()
+
         for f in frames:
             if f.alternate:
                 if st is None:
@@ -664,18 +698,28 @@ class AmpProfile(ChromeProfile):
                 vp = self.viewport(f)
                 if vp is None:
                     continue
+                if held:
+                    if (f.columns, f.rows) == (held[0][0].columns, held[0][0].rows) and len(held) < _SETTLE:
+                        held.append((f, vp))
+                        continue
+                    release()
                 if pending is not None:
                     p, pending = pending, None
                     if (p.columns, p.rows) != (f.columns, f.rows) or not stale_rows(p, f):
                         feed(st, p, self.viewport(p) or vp)
                 if (f.columns, f.rows) != last_size:
+                    taller_or_shorter = last_size is not None and f.rows != last_size[1]
                     last_size = (f.columns, f.rows)
+                    if st.doc and taller_or_shorter:
+                        held.append((f, vp))
+                        continue
                     if st.doc:
                         pending = f
                         continue
                 feed(st, f, vp)
             else:
                 if st is not None:
+                    release()
                     if pending is not None:
                         feed(st, pending, self.viewport(pending) or (0, 0))
                         pending = None
@@ -683,6 +727,7 @@ class AmpProfile(ChromeProfile):
                     st = None
                 last_main = f
         if st is not None:
+            release()
             if pending is not None:
                 feed(st, pending, self.viewport(pending) or (0, 0))
             flush(st)
@@ -697,6 +742,12 @@ class AmpProfile(ChromeProfile):
 
     def label(self, lines: list) -> list[Labeled]:
         labeled = super().label(lines)
+        # The exit banner's logo is printed on the main screen once Amp has
+        # left the alternate one: a row of its glyphs on the alternate screen
+        # is the answer's (a `---` rule, an ASCII box's `+-----+` edge)
+        for lb in labeled:
+            if lb.rule == "exit-logo" and lb.line.source == "alt":
+                lb.kind, lb.rule, lb.body = "assistant", "answer", lb.line.text.strip()
         _label_answer_boxes(labeled)
         # A gap followed by a blank or chrome row (a table's top edge, the
         # first row of an answer's view) marks the next row that is text:
@@ -717,7 +768,10 @@ class AmpProfile(ChromeProfile):
         # no rule claims opens the answer (one that starts with a code block
         # is indented past the answer's one column). So past a blank row under
         # a tool row: Amp draws a tool folded (`▸`), its output never under it
-        # (the rows right under it are its command, wrapped).
+        # (the rows right under it are its command, wrapped). A table's row is
+        # never a command's, nor is the first row after a gap (the rows the
+        # gap hides, the blank among them, were not drawn): either right
+        # under a tool row opens the answer.
         in_prompt = False
         tool = False
         for lb in labeled:
@@ -727,6 +781,9 @@ class AmpProfile(ChromeProfile):
                 in_prompt, tool = False, True
             elif lb.kind == "blank" and tool:
                 in_prompt, tool = True, False
+            elif tool and lb.kind == "cont" and (lb.rule == "table" or id(lb.line) in gaps):
+                lb.kind, lb.rule, lb.body = "assistant", "unmarked-answer", lb.line.text.rstrip()
+                tool = False
             elif tool:
                 continue
             elif lb.kind in ("blank", "chrome"):
@@ -786,7 +843,9 @@ class AmpProfile(ChromeProfile):
             if t.role in ("user", "assistant"):
                 t.text = join_wide_wraps(t.text)
             if t.role == "assistant":
-                t.text = join_cut_tokens(t.text)
+                # a table too wide for the width wraps inside its cells, between
+                # the rules Amp draws under every row: one row per table row
+                t.text = merge_grid_rows(join_cut_tokens(t.text), carried_space=True)
         return made
 
 

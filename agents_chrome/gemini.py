@@ -571,15 +571,21 @@ def _join_wide_wraps(text: str) -> str:
     Chinese and Japanese have no spaces, so a paragraph breaks wherever the
     row is full, inside a word. A row that ends and the next that starts
     with a wide character, the first as wide as the answer's widest row
-    (less the wide cell it could not fit), is one line cut by the width."""
+    (less the wide cell it could not fit), is one line cut by the width.
+    Widths are the drawn ones: without the backticks put back around inline
+    code (_with_code_marks), which the screen never showed."""
     rows = text.split("\n")
     if len(rows) < 2 or not any(wcwidth(c) == 2 for c in text):
         return text
-    top = max(wcswidth(r.rstrip()) for r in rows)
+
+    def drawn(row: str) -> int:
+        return wcswidth(row.rstrip().replace("`", ""))
+
+    top = max(drawn(r) for r in rows)
     out = [rows[0]]
     for prev, nxt in zip(rows, rows[1:]):
         prev, head = prev.rstrip(), nxt.lstrip()
-        if prev and head and wcswidth(prev) >= top - 2 and (
+        if prev and head and drawn(prev) >= top - 2 and (
                 (wcwidth(prev[-1]) == 2 and wcwidth(head[0]) == 2) or _cut_in_wide_run(prev, nxt)):
             out[-1] = out[-1].rstrip() + head
         else:
@@ -858,7 +864,9 @@ def _label_bare_tools(labeled: list[Labeled]) -> None:
     (`  ✓  ReadFile  README.md`, `  ✓  WriteFile  a.py → Accepted (+5, -0)`);
     rows under it indented to the name's column or further (a written
     file's numbered lines), or opening with `→` (the result of a call whose
-    row is too long to hold it), are its output."""
+    row is too long to hold it), are its output; so is the rest of an output
+    row the terminal wrapped (a written file's line is drawn unwrapped, so
+    at a narrower width its tail goes on at column 0)."""
     i, n = 0, len(labeled)
     while i < n:
         lb = labeled[i]
@@ -873,7 +881,7 @@ def _label_bare_tools(labeled: list[Labeled]) -> None:
             t = labeled[j].line.text
             if not t.strip():
                 labeled[j].kind, labeled[j].rule, labeled[j].body = "blank", "blank", ""
-            elif (len(t) - len(t.lstrip()) >= col or t.lstrip().startswith("→ ")) and \
+            elif (len(t) - len(t.lstrip()) >= col or t.lstrip().startswith("→ ") or labeled[j - 1].line.wrapped) and \
                     labeled[j].kind in ("cont", "assistant"):
                 labeled[j].kind = "tool_result" if first else "cont"
                 labeled[j].rule, labeled[j].body, first = "tool-output", t.strip(), False
@@ -887,15 +895,23 @@ def _open_unmarked_answers(labeled: list[Labeled]) -> None:
     """The band's bottom row closes a prompt, and a tool's box its call:
     unmarked text right after either is an answer whose first block is not
     prose (a code block, a table), which Gemini draws without the `✦`
-    marker. A tool drawn without a box is closed by its last output row."""
-    in_prompt = closed = False
+    marker. A tool drawn without a box is closed by its last output row,
+    and an inline thinking block (its rows under the grey bar) by the first
+    blank row under it."""
+    in_prompt = closed = thinking = False
     for lb in labeled:
         if lb.kind in ("user", "system"):
-            in_prompt, closed = True, False
+            in_prompt, closed, thinking = True, False, False
         elif lb.kind == "tool_call":
-            in_prompt, closed = True, lb.rule == "bare-tool"
+            in_prompt, closed, thinking = True, lb.rule == "bare-tool", False
+        elif lb.kind == "thinking":
+            in_prompt, closed, thinking = True, False, True
         elif in_prompt and lb.rule == "tool-output":
             continue
+        elif in_prompt and thinking and not closed and lb.rule == "box-row":
+            continue
+        elif in_prompt and thinking and not closed and lb.kind == "blank":
+            closed, thinking = True, False
         elif in_prompt and (BAND_BOTTOM.match(lb.line.text) or BOX_BOTTOM.match(lb.line.text)):
             closed = True
         elif lb.kind == "blank" or (in_prompt and not closed):

@@ -17,7 +17,9 @@ def popup_rows(frame: Frame) -> range:
     """Rows of a box drawn over the conversation at the right: its top corner
     stands well inside the row and its right edge near the screen's, and its
     left side runs down to a bottom corner in the same column. A table in an
-    answer starts at the left margin, so it is never one. Columns are screen
+    answer starts at the left margin, so it is never one; a box centred on a
+    narrow screen (Amp's command palette, 80 cells wide) can stand two or
+    three cells in, with the conversation showing beside it. Columns are screen
     cells: a row holding wide characters (CJK) has fewer characters than
     cells, and the box's side is found in the cell it is drawn in."""
     lines = frame.lines
@@ -27,9 +29,9 @@ def popup_rows(frame: Frame) -> range:
         if i < 0:
             continue
         c = wcswidth(ln[:i])
-        if c < 4:
+        if c < 2:
             continue
-        if wcswidth(body) >= frame.columns - 4 and (body.endswith("╮") or body[:-1].rstrip().endswith("╮")):
+        if c >= 4 and wcswidth(body) >= frame.columns - 4 and (body.endswith("╮") or body[:-1].rstrip().endswith("╮")):
             for y2 in range(y + 1, len(lines)):
                 side = _at_cell(lines[y2], c)
                 if side == "╰":

@@ -42,6 +42,7 @@ from agents_chrome.transcript import TLine
 from agents_chrome.turns import Turn
 from agents_chrome.wraps import broken_token
 from agents_chrome.cjk_bold import marked_ideograph_bold as _marked_ideograph_bold
+from agents_chrome.grids import merge_grid_rows as _merge_grid_rows
 from agents_chrome.relayout import LayoutStitcher
 from screen.frames import Frame
 from screen.memo import IdentityMemo
@@ -746,7 +747,7 @@ def _fuller(a: str, b: str) -> str | None:
     may stop short (the row still streaming in), the later one may have lost
     its start (its rows above the view's top). Compared without blanks: a
     word that filled its column in one layout may have been glued to the
-    next (`_merge_cells`), so the blanks of both are kept."""
+    next (`grids.merge_cells`), so the blanks of both are kept."""
     sa, sb = a.replace(" ", ""), b.replace(" ", "")
     if not sb:
         return a
@@ -844,75 +845,6 @@ def _merge_grid_layouts(text: str) -> str:
         out.extend(grid)
         at = b1
     out.extend(lines[at:])
-    return "\n".join(out)
-
-
-def _merge_cells(run: list[str]) -> str:
-    """The drawn rows of one grid row as one row: each column's pieces joined,
-    glued where a piece reached its column's edge (a word cut by character)."""
-    indent = run[0][:len(run[0]) - len(run[0].lstrip())]
-    split = [r.strip()[1:-1].split("│") for r in run]
-    merged = [""] * len(split[0])
-    for k, cells in enumerate(split):
-        for c, cell in enumerate(cells):
-            body = cell.strip()
-            if not body:
-                continue
-            above = split[k - 1][c] if k else ""
-            glue = "" if k and above.strip() and wcswidth(above.rstrip()) >= wcswidth(above) - 1 else " "
-            merged[c] = merged[c] + glue + body if merged[c] else body
-    return indent + "│ " + " │ ".join(merged) + " │"
-
-
-def _merge_grid_rows(text: str) -> str:
-    """Vibe draws a rule between every two rows of a table, so the drawn rows
-    between two rules are one table row whose cells wrapped: each such run
-    of two rows or more becomes one row (a row drawn on one row stays as
-    drawn). Only in a grid whose every run of content rows has a
-    rule under it (one rule fewer than runs, counting the bottom edge out);
-    a run of a different column count stays as drawn."""
-    lines = text.split("\n")
-    out: list[str] = []
-    i = 0
-    while i < len(lines):
-        if not GRID_ROW.match(lines[i]):
-            out.append(lines[i])
-            i += 1
-            continue
-        j = i
-        while j < len(lines) and GRID_ROW.match(lines[j]):
-            j += 1
-            if lines[j - 1].lstrip().startswith("└"):
-                break
-        grid = lines[i:j]
-        runs: list[list[str]] = []
-        rules = 0
-        prev_content = False
-        for ln in grid:
-            content = ln.lstrip().startswith("│")
-            if content and not prev_content:
-                runs.append([])
-            if content:
-                runs[-1].append(ln)
-            elif ln.lstrip().startswith("├") and runs:
-                rules += 1  # a rule under a run (one above the first: its header scrolled away)
-            prev_content = content
-        same = all(len(r.strip()[1:-1].split("│")) == len(runs[0][0].strip()[1:-1].split("│"))
-                   for run in runs for r in run) if runs else False
-        if same and len(runs) >= 2 and rules == len(runs) - 1:
-            r = 0
-            prev_content = False
-            for ln in grid:  # each run in place of its rows, the rules kept
-                content = ln.lstrip().startswith("│")
-                if content and not prev_content:
-                    out.extend([_merge_cells(runs[r])] if len(runs[r]) > 1 else runs[r])
-                    r += 1
-                elif not content:
-                    out.append(ln)
-                prev_content = content
-        else:
-            out.extend(grid)
-        i = j
     return "\n".join(out)
 
 
