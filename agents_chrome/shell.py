@@ -353,7 +353,14 @@ def _relaid(prev: Frame, f: Frame) -> bool:
     if f.alternate:
         return False
     return (f.reason == "resize" or any(why == "resize" for _, why in f.marks) or prev.alternate
-            or prev.columns != f.columns or prev.rows != f.rows)
+            or prev.columns != f.columns or prev.rows != f.rows
+            # the first drawing after a shrink wiped the rows the shrink kept at the top
+            # (a line editor redrawing its prompt row): the screen sent them to history
+            or (any(why == "clear" for _, why in f.marks) and _resized(prev)))
+
+
+def _resized(f: Frame) -> bool:
+    return f.reason == "resize" or any(why == "resize" for _, why in f.marks)
 
 
 def _anchor_shift(f: Frame, base: int, run: Run) -> int:
@@ -1049,17 +1056,44 @@ def _flat(t: Turn) -> str:
     return "".join(t.text.split())
 
 
+#: box drawing and block elements: a table's borders and a quote's bar (`▎` on each of its rows),
+#: drawn anew at each width
+_BOX_DRAWN = regex.compile(r"[\u2500-\u259f\s]+")
+
+
+def _answer_relaid(a: Turn, b: Turn) -> bool:
+    """The same answer laid out at another width: the same characters less
+    white space and box drawing, in any order (a box table redrawn at another
+    width wraps its cells elsewhere, so rows of two cells interleave anew)."""
+    if not a.role == b.role == "assistant":
+        return False
+    x, y = _BOX_DRAWN.sub("", a.text), _BOX_DRAWN.sub("", b.text)
+    return len(x) == len(y) and bool(x) and sorted(x) == sorted(y)
+
+
 def _redrawn(prev: list[Turn], new: list[Turn]) -> int:
     """How many leading turns of a resumed agent's stretch repeat the turns it
     showed before it stopped: a full-screen agent redraws its conversation
-    when brought back (at the new width, an answer cut at the top). Counted
-    up to a user turn, in order; text compared without its line breaks."""
+    when brought back (at the new width, an answer cut at the top); an inline
+    one resumed from the shell draws the earlier session again at today's
+    width (a box table laid out anew). Counted up to a user turn, in order;
+    text compared without its line breaks."""
     done = p = i = 0
     while i < len(new):
         t = new[i]
         q = next((q for q in range(p, len(prev)) if prev[q].role == t.role and (
-            _flat(prev[q]) == _flat(t) or (i == 0 and _flat(t) and _flat(prev[q]).endswith(_flat(t))))), None)
+            _flat(prev[q]) == _flat(t) or (i == 0 and _flat(t) and _flat(prev[q]).endswith(_flat(t)))
+            or _answer_relaid(prev[q], t))), None)
         if q is None:
+            if i and t.role in ("system", "tool_call", "tool_result"):
+                # a local command the redrawn session ended with (`/exit` and its notice), or
+                # its tool calls grouped otherwise than live (Claude Code's `Read 1 file` for
+                # what the live view drew as `Read 1 file, ran 1 shell command`): part of the
+                # redraw when the prompts and answers around them are
+                i += 1
+                if i == len(new) or new[i].role == "user":
+                    done = i
+                continue
             break
         p, i = q + 1, i + 1
         if i == len(new) or new[i].role == "user":

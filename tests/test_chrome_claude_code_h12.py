@@ -69,7 +69,9 @@ def test_every_prompt_comes_back_once_and_alone(case: Path, screen_only: bool, t
     turns = cli_replay(case, "claude-code", screen_only, tmp_path_factory)["turns"]
     slash = {t["text"] for t in truth_turns(case) if t.get("kind") == "slash_command"}
     got = [t["text"] for t in turns if t["role"] == "user" and t["text"] not in slash]
-    assert got == _typed(case)
+    # spaces as one: the echo keeps a long prompt's soft wraps as line breaks (known, scored
+    # whitespace-normalised); what this asserts is each prompt once, with no answer in it
+    assert [" ".join(g.split()) for g in got] == [" ".join(t.split()) for t in _typed(case)]
 
 
 @pytest.mark.parametrize("screen_only", [False, True], ids=["as-recorded", "screen-only"])
