@@ -54,6 +54,10 @@ COMPACT_CALL = regex.compile(r"^[•◦]\s+(Ran|Explored|Exited\s+\(status\s+\d+
 EXPANDED_CALL = regex.compile(r"^(\$\s\S|[✓✗]\s.*•\s*[\d.]+\s*(ms|s|m)\b)")
 EDIT_COUNT = regex.compile(r"\(\+\d+\s+-\d+\)")
 EXPLORE_ITEM = regex.compile(r"^\s*(?:└\s+)?(?P<verb>List|Read|Search|Find|Grep|Glob|Open|View)\s+(?P<arg>.+)$")
+# A row at a call output's indent (past the `└` column).
+OUTPUT_ROW = regex.compile(r"^\s{4}\S")
+# A command still running, as Codex draws it before `• Ran` / `• You ran`.
+RUNNING_ROW = regex.compile(r"^[•◦]\s+Running\s+(?P<cmd>\S.*?)\s*$")
 # A row that opens an answer, a call or a notice: conversation, never the
 # composer's footer.
 TURN_ROW = regex.compile(r"^[•◦■]\s")
@@ -394,8 +398,10 @@ class CodexProfile(ChromeProfile):
         self._wide_bold: dict[str, str] = {}
         self._typed: dict[str, str] = {}
         self._composer_was: tuple[bool, str] | None = None
-        self._bangs: list[tuple[float, str]] = []
+        self._bangs: list[str] = []
         self._bangs_used: set[int] = set()
+        self._bang_open: int | None = None
+        self._bang_rows: dict[str, int] = {}
         return super().transcript(frames)
 
     def _conversation_frame(self, frame: Frame) -> None:
@@ -483,16 +489,19 @@ class CodexProfile(ChromeProfile):
             self._typed[key] = text
 
     def _learn_shell_composer(self, frame: Frame) -> None:
-        """Commands sent from the composer in shell mode, with when.
+        """Commands sent from the composer in shell mode, and the output
+        rows drawn after each.
 
         Typed after `!`, the composer is in shell mode: its first row opens
         with `! ` in place of `› ` (continuation rows indented two). Once
-        sent, the command is drawn as `• You ran <cmd>` with its output
-        under it, but output taller than the screen drawn in one frame
-        pushes that row off the top before any frame shows it: then the
-        composer is the only drawing of the command. The last text it held
-        is remembered when it next shows something else (sent, or given
-        up: `_bang_for` takes one only for output that follows it)."""
+        sent, the command is drawn as `• Running <cmd>`, then `• You ran
+        <cmd>` with its output under it; output taller than the screen drawn
+        in one frame pushes those rows off the top before any frame shows
+        them: then the composer is the only drawing of the command. The
+        last text it held is taken as sent when it next shows something
+        else; until the composer sends again, rows at the output's indent
+        that frames show are remembered as that command's (see _bang_for).
+        Frames, not times: the same bytes written at any pace give the same."""
         lines = frame.lines
         box = _composer(frame)
         if box is None:
@@ -511,27 +520,37 @@ class CodexProfile(ChromeProfile):
         now = (lines[top][0] == "!", typed)
         prev = self._composer_was
         if prev and prev[1] and now != prev and not (now[0] == prev[0] and now[1].startswith(prev[1])):
-            # what it held is gone: sent (or given up); a prompt's entry
-            # stands between a command and output that comes after the prompt
-            self._bangs.append((frame.time, prev[1] if prev[0] else None))
+            # what it held is gone: sent (or given up); a prompt sent ends
+            # the command's window too
+            self._bang_open = None
+            if prev[0]:
+                self._bangs.append(prev[1])
+                self._bang_open = len(self._bangs) - 1
         self._composer_was = now
+        if self._bang_open is not None:
+            for ln in lines[:y]:
+                if OUTPUT_ROW.match(ln):
+                    self._bang_rows.setdefault(ln.strip(), self._bang_open)
 
-    def _bang_for(self, t: float, cmd: str | None = None) -> str | None:
-        """The shell-mode command sent last before recording time `t` (the
-        one `cmd` names, when the row drew it) not yet given to a turn; none
-        when a prompt was sent after it."""
-        best = None
-        for k, (ts, c) in enumerate(self._bangs):
-            if ts > t + 1e-6:
-                break
-            if cmd is None:
-                best = None if c is None or k in self._bangs_used else k
-            elif c is not None and k not in self._bangs_used and " ".join(c.split()) == " ".join(cmd.split()):
-                best = k
-        if best is None:
+    def _bang_for(self, cmd: str | None = None, row: str | None = None) -> str | None:
+        """A command sent from the composer in shell mode, not yet given to
+        a turn: the first one reading `cmd` (a row that drew it), or the one
+        in whose window output `row` was drawn (output whose head was cut)."""
+        if cmd is not None:
+            want = "".join(cmd.split())
+            k = next((k for k, c in enumerate(self._bangs)
+                      if k not in self._bangs_used and "".join(c.split()) == want), None)
+        else:
+            k = self._bang_rows.get((row or "").strip())
+        if k is None or k in self._bangs_used:
             return None
-        self._bangs_used.add(best)
-        return self._bangs[best][1]
+        self._bangs_used.add(k)
+        return self._bangs[k]
+
+    def _bang_sent(self, cmd: str) -> bool:
+        """Whether `cmd` was sent from the composer in shell mode."""
+        want = "".join(cmd.split())
+        return any("".join(c.split()) == want for c in getattr(self, "_bangs", ()))
 
     def _learn_inline_cards(self, frame: Frame) -> None:
         """Inline mode: a prompt card is drawn with its styles before it
@@ -713,7 +732,7 @@ class CodexProfile(ChromeProfile):
         # rows sit at two columns. They are a call's output, not the answer's.
         after_turn = False
         for lb in labeled:
-            if lb.rule == "worked-for":
+            if lb.rule in ("worked-for", "header", "header-row"):  # the session's first command too
                 after_turn = True
             elif lb.kind == "blank":
                 continue
@@ -722,6 +741,30 @@ class CodexProfile(ChromeProfile):
                 after_turn = False
             else:
                 after_turn = False
+        # A command sent from the composer in shell mode is drawn as
+        # `• Running <cmd>` until it ends (then `• You ran <cmd>`); output
+        # taller than the screen can push that row off the top before it is
+        # drawn again, leaving only its output at the output's indent under
+        # it. A row naming the command the composer sent last (see
+        # _learn_shell_composer) is the user's turn and its call.
+        n = len(labeled)
+        for k, lb in enumerate(labeled):
+            m = RUNNING_ROW.match(lb.line.text) if lb.rule == "answer" else None
+            if m is None:
+                continue
+            j, cmd = k + 1, m.group("cmd")
+            while j < n and labeled[j].kind == "cont" and regex.match(r"^  \S", labeled[j].line.text):
+                cmd += " " + labeled[j].line.text.strip()  # the command wrapped by Codex
+                j += 1
+            if not self._bang_sent(cmd):
+                continue
+            lb.kind, lb.rule, lb.body = "tool_call", "you-running", cmd
+            for x in labeled[k + 1:j]:
+                x.kind, x.rule, x.body = "cont", "you-running", x.line.text.strip()
+            while j < n and labeled[j].kind == "blank":
+                j += 1
+            if j < n and labeled[j].kind == "cont" and regex.match(r"^\s{4}\S", labeled[j].line.text):
+                labeled[j].kind, labeled[j].rule, labeled[j].body = "tool_result", "output-cut", labeled[j].line.text.strip()
         # `└` rows under `• Explored` are calls, not output.
         group = None
         for lb in labeled:
@@ -763,11 +806,14 @@ class CodexProfile(ChromeProfile):
                 return _explore_call(first)
             if rule == "ran-shell":
                 return Turn("tool_call", first, name="shell")
-            if rule == "you-ran":
+            if rule in ("you-ran", "you-running"):
                 # the user's turn, as typed (`!` and the command), then the call
                 cmd = " ".join(ln.strip() for ln in text.splitlines())
+                if rule == "you-running" and hasattr(self, "_bangs"):
+                    cmd = self._bang_for(cmd) or cmd  # as typed (a wrap's break)
+                    return [Turn("user", "!" + cmd), Turn("tool_call", cmd, name="shell")]
                 if members and hasattr(self, "_bangs"):
-                    self._bang_for(members[0].line.time, cmd)  # drawn: no cut output's
+                    self._bang_for(cmd)  # drawn: no cut output's
                 return [Turn("user", "!" + cmd), Turn("tool_call", cmd, name="shell")]
             if rule == "ran":
                 cmd = " ".join(ln.strip() for ln in text.splitlines())
@@ -779,7 +825,7 @@ class CodexProfile(ChromeProfile):
         if kind == "tool_result" and rule == "output-cut" and hasattr(self, "_bangs"):
             # output whose `• You ran` row went off the top unseen: the
             # command as the composer showed it before it was sent
-            cmd = self._bang_for(members[0].line.time)
+            cmd = self._bang_for(row=members[0].line.text)
             if cmd is not None:
                 return [Turn("user", "!" + cmd), Turn("tool_call", cmd, name="shell"), Turn(kind, text)]
         if kind == "user":
