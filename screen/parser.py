@@ -41,7 +41,9 @@ _SCAN = re.compile(
     rf"|(?P<sgr>([0-9;:]*+m{_SGR_RUN}*+)({_TEXT_CLASS}*+))"
     # "Erase to the end of the line", which ends nearly every redrawn row.
     r"|(?P<el>([012]?+)K)"
-    r"|(?P<priv>\?([0-9;]*+)([hl]))"
+    # DEC private modes, a run of them as one token (`?25l ?7l`, `?12l ?25h`:
+    # what TUIs switch around every render).
+    r"|(?P<priv>\?([0-9;]*+)([hl])(?:\x1b\[\?[0-9;]*+[hl])*+)"
     r"|(?P<csi>([\x30-\x3f]*+)([\x20-\x2f]*+)([\x40-\x7e]))"
     r")"
     # Line breaks (`\r\r\n` from prompt_toolkit, runs of empty lines) and
@@ -139,6 +141,8 @@ _PLAIN_MODES = _PlainModes()
 # The special modes the parse loop sets itself (cursor visibility,
 # synchronized output, autowrap): every TUI switches them around each redraw.
 _FAST_PRIV = frozenset({"25", "2026", "7"})
+_PRIV_ONE = re.compile(r"\x1b\[\?([0-9;]*)([hl])")  # one private mode of a run (its `ESC [` cut off at the start)
+_PRIV_RUNS_MAX = 4096
 _LAT1 = charsets.LAT1_MAP
 
 
@@ -286,6 +290,7 @@ class Parser:
         self._sgr_runs: dict[str, tuple[bool, tuple[tuple[int, Any], ...]]] = {}
         self._sgr_steps = 0  # SGR steps remembered on pens since they were last cleared
         self._cup_cache: dict[str, tuple[int, int]] = {}
+        self._priv_runs: dict[str, list[tuple[str, str]]] = {}
         for table in (_CSI_METHODS, _ESC_METHODS, _CONTROLS):
             for name in table.values():
                 fn = getattr(screen, name, None)
@@ -304,7 +309,7 @@ class Parser:
         self._hot = (self._draw, self._move, screen.erase_in_line, screen.index, screen.cursor_up,
                      screen.cursor_down, handlers, self._cup_cache, self._sgr_step, screen.pen_for,
                      screen.new_run, screen.narrow_known.get, screen.all_narrow, screen.unsplit_wide,
-                     screen._draw_mixed, screen.plain_row, screen.wide_layout)
+                     screen._draw_mixed, screen.plain_row, screen.wide_layout, self._priv_runs)
 
     def feed(self, data: str) -> None:
         if self._pending:
@@ -312,7 +317,7 @@ class Parser:
             self._pending = ""
         screen = self.screen
         (draw, move, erase_line, index, up, down, handlers, cup_cache, sgr_step, pen_for, new_run,
-         narrow_known, all_narrow, unsplit_wide, draw_mixed, plain_row, wide_layout) = self._hot
+         narrow_known, all_narrow, unsplit_wide, draw_mixed, plain_row, wide_layout, priv_runs) = self._hot
         # What only the handler-table tokens can change is read once here
         # and again after each of them: the hot tokens below move the
         # cursor, set colours and draw, and never replace these objects.
@@ -419,35 +424,54 @@ class Parser:
                     screen._flip()
                 erase_line(how)
                 continue
-            elif i == _PRIV and ((params := m.group(_PRIV_PARAMS)) in _FAST_PRIV or _PLAIN_MODES[params]):
-                # What set_mode / reset_mode do for one mode, without the
-                # calls: Codex brackets every redraw in ?2026 and ?25, Kimi
-                # in ?7, ?25 and ?12. Other modes take the handler below.
-                final = m.group(_PRIV_FINAL)
-                if params == "25":
-                    if final == "h":
-                        mode.add(_DECTCEM)
-                        cursor.hidden = False
-                    else:
-                        mode.discard(_DECTCEM)
-                        cursor.hidden = True
-                elif params == "2026":
-                    if final == "h":
-                        screen.synchronized = True
-                    elif screen.synchronized:
-                        screen.end_synchronized_update()
-                elif params == "7":
-                    if final == "h":
-                        if _DECAWM not in mode:
-                            screen._autowrap_on()
-                            mode.add(_DECAWM)
-                    elif _DECAWM in mode:
-                        screen._autowrap_off()
-                        mode.discard(_DECAWM)
-                elif final == "h":
-                    mode.add(_PLAIN_MODES[params])
-                else:
-                    mode.discard(_PLAIN_MODES[params])
+            elif i == _PRIV:
+                # A run of private modes, one mode at a time, in order.
+                run = m.group()
+                modes_ = priv_runs.get(run)
+                if modes_ is None:
+                    modes_ = self._priv_run(run)
+                for params, final in modes_:
+                    if params in _FAST_PRIV or _PLAIN_MODES[params]:
+                        # What set_mode / reset_mode do for one mode, without
+                        # the calls: Codex brackets every redraw in ?2026 and
+                        # ?25, Kimi in ?7, ?25 and ?12.
+                        if params == "25":
+                            if final == "h":
+                                mode.add(_DECTCEM)
+                                cursor.hidden = False
+                            else:
+                                mode.discard(_DECTCEM)
+                                cursor.hidden = True
+                        elif params == "2026":
+                            if final == "h":
+                                screen.synchronized = True
+                            elif screen.synchronized:
+                                screen.end_synchronized_update()
+                        elif params == "7":
+                            if final == "h":
+                                if _DECAWM not in mode:
+                                    screen._autowrap_on()
+                                    mode.add(_DECAWM)
+                            elif _DECAWM in mode:
+                                screen._autowrap_off()
+                                mode.discard(_DECAWM)
+                        elif final == "h":
+                            mode.add(_PLAIN_MODES[params])
+                        else:
+                            mode.discard(_PLAIN_MODES[params])
+                        continue
+                    # Other modes: the handler, as any other token below.
+                    if last:
+                        screen._last_char = last[-1]
+                        last = ""
+                    screen._pen = pen
+                    if screen._flip_pending:
+                        screen._flip()
+                    self._private_mode(params, final)
+                    pen = screen._pen
+                    cursor, buffer, dirty_add = screen.cursor, screen.buffer, screen.dirty.add
+                    cols, lines, mode, margins = screen.columns, screen.lines, screen.mode, screen.margins
+                    plain = not screen.charset and screen.g0_charset is _LAT1 and _IRM not in mode
                 continue
             else:
                 if last:
@@ -584,8 +608,20 @@ class Parser:
             pen.sgr[run] = nxt
         return nxt
 
+    def _priv_run(self, run: str) -> list[tuple[str, str]]:
+        """The (parameters, final) of each private mode of a run, in order
+        (worked out once per run text)."""
+        modes_ = _PRIV_ONE.findall("\x1b[" + run if run[:1] == "?" else run)
+        if len(self._priv_runs) >= _PRIV_RUNS_MAX:
+            self._priv_runs.clear()
+        self._priv_runs[run] = modes_
+        return modes_
+
     def _on_private_mode(self, m: re.Match[str]) -> None:
-        params, final = m.group(_PRIV_PARAMS, _PRIV_FINAL)
+        for params, final in self._priv_run(m.group()):
+            self._private_mode(params, final)
+
+    def _private_mode(self, params: str, final: str) -> None:
         screen = self.screen
         # Cursor visibility and synchronized output bracket every TUI redraw.
         if params == "25":

@@ -1242,12 +1242,15 @@ class VirtualScreen(pyte.Screen):
         self._nowrap.append(row)
         return row
 
-    def _track(self, row: Row) -> None:
-        """A row kept while autowrap goes off: tracked from its extent now."""
+    def _track(self, row: Row, seen: int | None = None) -> None:
+        """A row kept while autowrap goes off: tracked from its extent now
+        (`seen`: `_extent(row)`, when the caller measured it already)."""
+        if seen is None:
+            seen = _extent(row)
         row.__class__ = _NoWrapRow
         row.owner = self
-        row.seen = _extent(row)
-        row.size = _alloc(row.seen, self.columns)
+        row.seen = seen
+        row.size = _alloc(seen, self.columns)
         row.loose = False
         self._nowrap.append(row)
 
@@ -1257,9 +1260,10 @@ class VirtualScreen(pyte.Screen):
         unless they all land inside its extent, where tracking it would
         change nothing (every cell counts, `seen` stays the extent, which
         this write does not move: a later change tracks it the same)."""
-        if end <= _extent(line) and line.fill is None and not line.wide:
+        seen = _extent(line)
+        if end <= seen and line.fill is None and not line.wide:
             return
-        self._track(line)
+        self._track(line, seen)
 
     def _settle(self, line: Row) -> bool:
         """Drop the default blanks past what tmux holds of the row (`_NoWrapRow`);

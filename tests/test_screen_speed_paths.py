@@ -248,3 +248,32 @@ def test_modes_and_line_breaks_in_the_loop_do_what_the_methods_do(pieces, cols, 
         assert (fast.mode, fast.cursor.hidden, fast.synchronized, fast.sync_updates) == \
             (general.mode, general.cursor.hidden, general.synchronized, general.sync_updates)
     assert syncs[0] == syncs[1]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.lists(PRIVATE, min_size=1, max_size=5), st.text(alphabet="xy ", max_size=6)),
+                min_size=1, max_size=12), st.integers(3, 12), st.integers(2, 5))
+def test_a_run_of_private_modes_is_each_mode_in_turn(pieces, cols, rows):
+    # `ESC[?25l ESC[?7l ...` written together is one token to the parser
+    # (a run), taken a mode at a time: the same as each fed alone.
+    run = VirtualScreen(cols, rows, scrollback=20)
+    one = VirtualScreen(cols, rows, scrollback=20)
+    syncs: list[list[str]] = [[], []]
+    run.on_boundary, one.on_boundary = syncs[0].append, syncs[1].append
+    for modes, text in pieces:
+        run.feed("".join(f"\x1b[{p}" for p in modes) + text)
+        for p in modes:
+            one.feed(f"\x1b[{p}")
+        one.feed(text)
+        assert _rows_state(run) == _rows_state(one)
+        assert (run.mode, run.cursor.hidden, run.synchronized, run.sync_updates, run.alternate) == \
+            (one.mode, one.cursor.hidden, one.synchronized, one.sync_updates, one.alternate)
+    assert syncs[0] == syncs[1]
+
+
+def test_a_run_of_private_modes_is_one_token():
+    from screen.parser import _G, _SCAN
+    tokens = [(m.lastindex, m.group()) for m in _SCAN.finditer("\x1b[?25l\x1b[?7lab\x1b[?7h\x1b[?12l\x1b[?25h\x1b[?2")]
+    assert tokens[0] == (_G["priv"], "\x1b[?25l\x1b[?7l")
+    assert tokens[2] == (_G["priv"], "\x1b[?7h\x1b[?12l\x1b[?25h")
+    assert tokens[-1] == (_G["tail"], "\x1b[?2")
