@@ -819,9 +819,8 @@ class VirtualScreen(pyte.Screen):
             x = cursor.x
             if x + w > cols:
                 if autowrap:
-                    if x < cols and w == 2:
-                        # a wide char that does not fit leaves the last cell blank
-                        line.pop(x, None)
+                    # a wide char that does not fit goes to the next row and
+                    # leaves the cell it could not use as it was (tmux)
                     line.wrapped = True
                     self.carriage_return()
                     self.linefeed()

@@ -41,12 +41,6 @@ KNOWN_DIFFERENT: dict[str, str] = {
     # and shows `first?`); the check this test puts just before a resize cuts
     # the sequence in tmux, which then prints `2;255;255;255mfirst?`
     "gemini/h8-gem-tannery-long-74x23": "resize recorded inside an SGR sequence: the pre-resize check splits it in tmux",
-    # from 49% on: a box table Claude Code drew wider than the 73 columns (its rows with
-    # Korean/Chinese cells run past the edge and autowrap): where a wide character (`처`)
-    # comes at the last column tmux keeps the row's tail (`tougroxthis   │`) and wraps the
-    # character to the next row; ours ends the row at `tougroxthis`. Two other h15 probes
-    # (not landed) differ from tmux at a row's last column too (see the h15-cc report)
-    "claude-code/h15-cc-s1504-inline-73x20": "wide character at the last column of an over-wide table row: tmux keeps the row's tail",
 }
 CASES = [
     pytest.param(c, marks=pytest.mark.xfail(reason=KNOWN_DIFFERENT[k], strict=True))

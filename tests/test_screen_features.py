@@ -237,10 +237,22 @@ def test_many_distinct_words_keep_the_run_cache_bounded():
 
 def test_text_mixing_ascii_with_wide_and_combining_characters():
     s = screen(cols=8, rows=3)
-    s.feed("abcdefg日x\r\n")  # 日 does not fit in the last cell: it wraps, leaving it blank
+    s.feed("abcdefg日x\r\n")  # 日 does not fit in the last cell: it wraps, leaving that cell as it was (blank)
     s.feed("cafe\u0301 日")
     assert s.text_lines() == ["abcdefg", "日x", "cafe\u0301 日"]  # marks kept as received, as tmux
     assert s.buffer[2][3].data == "e\u0301" and s.buffer[2][5].data == "日" and s.cursor.x == 7
+
+
+def test_a_wide_character_that_does_not_fit_leaves_the_last_cell_as_it_was():
+    # tmux wraps it to the next row and keeps what the last cell held: an old
+    # row's character, or a border Claude Code drew there just before (it moves
+    # the cursor back onto the last column and writes a CJK cell of a table
+    # wider than the terminal)
+    s = screen(cols=10, rows=3)
+    s.feed("0123456789\rabcdefghi中")
+    assert s.text_lines()[:2] == ["abcdefghi9", "中"]
+    s.feed("\r\nabcdefgh│x\x1b[10G日")
+    assert s.text_lines() == ["中", "abcdefgh│x", "日"]
 
 
 def test_line_drawing_charset_applies_once_to_mixed_text():
