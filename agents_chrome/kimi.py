@@ -260,7 +260,10 @@ def join_wrapped(lines: list[KLine]) -> list[KLine]:
 
     A row whose text reaches the last column (of the width it was drawn at)
     continues on the next row, which is indented by the block's hanging
-    indent (the bullet's width).
+    indent (the bullet's width). A row opening with Kimi's bullet at the
+    first column starts a block of its own (a tool call's `• Used …` drawn
+    right under the footer of a live area that scrolled into history, whose
+    right-aligned `context: …` reaches the last column).
     """
     lines = join_soft_wrapped(lines)
     lexicon = _lexicon(lines)
@@ -312,7 +315,7 @@ def join_wrapped(lines: list[KLine]) -> list[KLine]:
                and not sibling(lines[i + 1], m, hang)
                and row.rstrip()[-1:] not in BOX_EDGE and not RULE_ROW.match(row)
                and lines[i + 1].text.strip() and _same_flow(lines[i], lines[i + 1])
-               and not PROMPT_ECHO.match(lines[i + 1].text)):
+               and not PROMPT_ECHO.match(lines[i + 1].text) and not lines[i + 1].text.startswith("• ")):
             spaced = not full(row, lines[i], lines[i + 1])
             row = lines[i + 1].text
             bar = QUOTE.match(row)
@@ -338,7 +341,12 @@ def is_thinking_row(frame: Frame, y: int) -> bool:
     """A `• ` row drawn as a thinking block: the bullet in a colour and the
     body in italics (an answer's bullet has the default colour; a notice's
     grey body is upright)."""
-    spans = frame.styles[y]
+    return thinking_spans(frame.styles[y])
+
+
+def thinking_spans(spans) -> bool:
+    """`is_thinking_row` on a row's style spans (a visible row's, or one
+    read from history)."""
     bullet = next((sp for sp in spans if sp[0] <= 0 < sp[1]), None)
     body = next((sp for sp in spans if sp[0] <= 2 < sp[1]), None)
     return (bullet is not None and bullet[2] != "default" and body is not None
@@ -485,6 +493,8 @@ def merge_prompt(echo: str, box: str) -> str:
 
 
 TABLE_RULE = regex.compile(r"^\s*[┌├└╞╘╭╰][─━┬┼┴═╪╤╧]+[┐┤┘╡╛╮╯]\s*$")
+# a top rule where an answer's row draws it, after the answer's bullet or indent
+TABLE_RULE_AT = regex.compile(r"^(?:•\s|\s)*(?=[┌╭][─━┬]+[┐╮]\s*$)")
 TABLE_ROW = regex.compile(r"^(?P<sp>\s*)│(?P<cells>.*)│\s*$")
 
 
@@ -508,6 +518,22 @@ def _cut_at_edge(above: str, below: str) -> bool:
     inner = above[1:-1] if len(above) >= 2 else above
     return (bool(inner) and _cells(inner.rstrip()) == _cells(inner) and inner.rstrip()[-1:].isalnum()
             and below.strip()[:1].isalnum())
+
+
+def _folded_word(above: str, below: str, lexicon: dict[str, int]) -> bool:
+    """Cell `above` ends at its column's edge inside a word that `below`
+    goes on with: letters on both sides of the fold (a number, a CJK run
+    or a punctuation mark may open a row of its own), and a join the
+    session draws as a word, or halves it draws as words nowhere
+    (`staistf|lainggong`); a half drawn as a word elsewhere (`trus|pexhoum`)
+    may as well end one row and open the next."""
+    if not _cut_at_edge(above, below):
+        return False
+    a, b = WORD_END.search(above.rstrip()), WORD_START.match(below.strip())
+    if a is None or b is None or not (a.group(1).isascii() and b.group(1).isascii()):
+        return False
+    lw, rw = a.group(1).lower(), b.group(1).lower()
+    return lexicon.get(lw + rw, 0) > 0 or (lexicon.get(lw, 0) == 0 and lexicon.get(rw, 0) == 0)
 
 
 def _squeezed_columns(rows: list[str]) -> set[int]:
@@ -538,6 +564,8 @@ def _cell_glue(left: str, right: str, lexicon: dict[str, int]) -> str:
     words say otherwise."""
     if (left[-1:].isdigit() or left[-1:] in ",;") and right[:1].isalpha():
         return " "  # `39|C`, `oiled,|basket`: Rich's own text has a space there
+    if _cells(left[-1:]) == 2 and _cells(right[:1]) == 2:
+        return ""  # ideographs: Rich folds a run of them anywhere, with no space to lose
     a, b = WORD_END.search(left), WORD_START.match(right)
     if a is None or b is None or min(len(a.group(1)), len(b.group(1))) < 2:
         return ""  # a letter alone at a cell's fold is a word's end or start, not a word
@@ -550,7 +578,8 @@ def _cell_glue(left: str, right: str, lexicon: dict[str, int]) -> str:
     return " " if len(b.group(1)) >= 4 and _lost_space_in_row(left, right, lexicon) else ""
 
 
-def unfold_table_rows(rows: list[str], lexicon: dict[str, int] | None = None) -> list[str]:
+def unfold_table_rows(rows: list[str], lexicon: dict[str, int] | None = None,
+                      full: frozenset[str] = frozenset()) -> list[str]:
     """One row per table row: a cell too long for its column goes on, cut
     by character, in the same column of the rows under it. The table's
     rules are left out.
@@ -558,21 +587,29 @@ def unfold_table_rows(rows: list[str], lexicon: dict[str, int] | None = None) ->
     Every drawn row between the top rule and the header rule is the header
     (Rich aligns a header to the bottom of its rows). Rich's grid has no
     rule between body rows, so a drawn row continues the one above when its
-    first cell is empty (a cell wrapped at a word), or when one of the two
+    first cell is empty and every cell both fill continues the cell above
+    (a cell wrapped at a word: its first word would not have fitted; a
+    table row may open with an empty cell), or when one of the two
     rows leaves a cell empty and every cell both fill continues the cell
     above (cut by character at the column's edge, or wrapped at a word that
     would not have fitted). A row that fills every column under a row that
     fills every column is an ordinary row, unless every column both fill
     wraps elsewhere in the table (`_squeezed_columns`), every cell can
     continue the one above and one is a word cut at its column's edge. A
-    row that continues nothing is kept as drawn.
+    table as wide as the terminal (its top rule in `full`, stripped) had its
+    columns narrowed to fit: there a full row under a full row goes on when
+    every cell can continue the one above, none opens with a capital (a
+    row's first words: `Jazz │ November`), and one, in a column that wraps
+    elsewhere, is a word the fold cut (`_folded_word`), whichever other
+    columns wrapped. A row that continues nothing is kept as drawn.
     """
     out: list[str] = []
     group: list[list[str]] = []  # the drawn rows of one table row, split into cells
     indent = ""
     header = False  # between a top rule and the header rule
     body = False  # under the header rule
-    squeezed = _squeezed_columns(rows)
+    squeezed: set[int] = _squeezed_columns(rows)  # of the table under the last top rule (all rows before one)
+    narrowed = False  # the table under the last top rule fills the terminal's width
 
     def flush() -> None:
         if not group:
@@ -587,17 +624,25 @@ def unfold_table_rows(rows: list[str], lexicon: dict[str, int] | None = None) ->
                     if not body:
                         continue
                     above = group[k - 1][c] if k else ""
-                    edge = k and _cells(above) >= 2 and _cells(above.rstrip()) >= _cells(above) - 1
+                    # a wide character that would not fit in the last cell goes on the next row
+                    edge = k and _cells(above) >= 2 and _cells(above.rstrip()) >= _cells(above) - (
+                        2 if _cells(body[:1]) == 2 and _cells(above.rstrip()[-1:]) == 2 else 1)
                     glue = _cell_glue(merged[c], body, lexicon or {}) if edge else " "
                     merged[c] = (merged[c] + glue + body) if merged[c] else body
             out.append(indent + "│ " + " │ ".join(merged) + " │")
         group.clear()
 
-    for row in rows:
+    for i, row in enumerate(rows):
         if TABLE_RULE.match(row):
             flush()
             header = row.lstrip()[:1] in "┌╭"
             body = row.lstrip()[:1] in "├╞"
+            if header:
+                narrowed = row.strip() in full
+                # this table's columns only: an answer's other tables wrap other columns
+                end = next((j for j in range(i + 1, len(rows)) if rows[j].lstrip()[:1] in "└╰┌╭"
+                            and TABLE_RULE.match(rows[j])), len(rows))
+                squeezed = _squeezed_columns(rows[i:end])
             continue
         m = TABLE_ROW.match(row)
         if m is None:
@@ -612,19 +657,36 @@ def unfold_table_rows(rows: list[str], lexicon: dict[str, int] | None = None) ->
             both = [c for c in filled if above[c].strip()]
             gaps = len(filled) < len(cells) or (len(group) == 1 and any(not cell.strip() for cell in above))
             wraps = all(_wraps_into(above[c], cells[c]) for c in both)
-            # body cells are aligned to the top: text under a cell that had
-            # ended opens the next row
-            restart = (body and bool(cells[0].strip())
-                       and any(cells[c].strip() and not above[c].strip() for c in range(len(cells))))
-            if filled and not restart and (header or not cells[0].strip() or (gaps and wraps)
+            # body cells are aligned to the top: text in a column that a drawn
+            # row of this table row left blank (the cell had ended, or was
+            # empty) opens the next row, whether its first cell is empty or not
+            restart = body and any(cells[c].strip() and any(not g[c].strip() for g in group)
+                                   for c in range(len(cells)))
+            if filled and not restart and (header or (not cells[0].strip() and wraps) or (gaps and wraps)
                            or (wraps and both and all(c in squeezed for c in both)
-                               and any(_cut_at_edge(above[c], cells[c]) for c in both))):
+                               and any(_cut_at_edge(above[c], cells[c]) for c in both))
+                           or (wraps and both and narrowed
+                               and not any(cell.strip()[:1].isupper() for cell in cells)
+                               and any(c in squeezed and _folded_word(above[c], cells[c], lexicon or {})
+                                       for c in both))):
                 group.append(cells)
                 continue
         flush()
         indent = m.group("sp")
         group.append(cells)
     flush()
+    return out
+
+
+def _merged_links(links: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """A frame's OSC 8 links with the pieces of one link joined: Rich closes
+    and opens a link again at each row it wraps onto, with the same target."""
+    out: list[tuple[str, str]] = []
+    for url, label in links:
+        if out and out[-1][0] == url and label != out[-1][1]:
+            out[-1] = (url, out[-1][1] + " " + label)
+        else:
+            out.append((url, label))
     return out
 
 
@@ -736,8 +798,16 @@ class KimiProfile(ChromeProfile):
         marks: list[tuple[int, int]] = []
         seen: frozenset[int] = frozenset()
         nth = 0
+        self._links: list[tuple[int, str, str]] = []  # (frame ordinal, target, text) of OSC 8 links
+        self._links_used: set[int] = set()  # those placed in an answer
+        link_keys: set[tuple[str, str]] = set()
         for nth, f in enumerate(frames):
             seen = seen | {f.columns} if f.columns not in seen else seen
+            if f.links:
+                for url, label in _merged_links(f.links):
+                    if (url, label) not in link_keys:
+                        link_keys.add((url, label))
+                        self._links.append((nth, url, label))
             turn_min = min(turn_min, f.columns)
             # Only clears mark a reprint: on a resize kimi-cli redraws just its live area
             # (spinner, input box, footer) and leaves the printed answer to the terminal's
@@ -750,6 +820,10 @@ class KimiProfile(ChromeProfile):
             for k, (ln, w, wr, rep) in enumerate(zip(f.scrolled, widths, wraps, again)):
                 if ln not in plain and ln.startswith("• ") and TOOL.match(ln) and k < len(f.scrolled_lines):
                     plain[ln] = _plain_bullet(f.scrolled_lines[k].cells)  # scrolled off between two frames
+                if ln not in thinking and ln.startswith("• ") and k < len(f.scrolled_lines):
+                    # a thinking block that scrolled off between two frames (a resumed session
+                    # drawing its conversation again, taller than the screen)
+                    thinking[ln] = thinking_spans(f.scrolled_lines[k].spans)
                 if rep:
                     # a blank row a grow brought back from history, scrolling off again:
                     # Kimi never reprints on a resize, so it is the same blank, recorded
@@ -1009,14 +1083,45 @@ class KimiProfile(ChromeProfile):
                 return Turn("tool_call", (m.group("arg") or "").strip(), name=m.group("name"))
         if kind == "assistant" and getattr(self, "_bold", None):
             text = self._with_bold(text)
+        if kind == "assistant" and getattr(self, "_links", None):
+            text = self._with_links(text, members)
         if kind == "assistant" and ("│" in text or "┌" in text):
-            return Turn(kind, "\n".join(unfold_table_rows(text.split("\n"), getattr(self, "_cell_words", None))))
+            # a top rule that reaches the edge of a width the terminal had: Rich narrowed the table
+            full = frozenset(TABLE_RULE_AT.sub("", m.line.text).strip() for m in members
+                             if TABLE_RULE_AT.search(m.line.text) and _cells(m.line.text.rstrip()) in m.line.seen)
+            return Turn(kind, "\n".join(unfold_table_rows(text.split("\n"), getattr(self, "_cell_words", None),
+                                                           full)))
         if kind == "tool_result":
             rows = [m.line.text for m in members if not TABLE_RULE.match(m.line.text)]
             return Turn("tool_result", textwrap.dedent("\n".join(rows)).strip())
         if "┌" in text or "├" in text or "└" in text:
             text = "\n".join(r for r in text.split("\n") if not TABLE_RULE.match(r)).strip()
         return Turn(kind, text)
+
+    def _with_links(self, text: str, members: list[Labeled]) -> str:
+        """The answer with each link's target after its text, as Markdown
+        has it: Rich draws a link's text (underlined) and hands the target
+        to the terminal (OSC 8), so no row shows it. A link belongs to the
+        answer whose rows were first drawn in the frames it was drawn in."""
+        orders = [getattr(m.line, "order", 0) for m in members if m.line.text.strip()]
+        if not orders:
+            return text
+        lo, hi = min(orders), max(orders) + 1
+        used = self._links_used
+        pos = 0
+        for k, (nth, url, label) in enumerate(self._links):
+            if k in used or not lo <= nth <= hi:
+                continue
+            if url in text or _flat(url) == _flat(label):
+                used.add(k)  # the target is drawn already (an autolink)
+                continue
+            m = regex.compile(r"\s+".join(regex.escape(w) for w in label.split())).search(text, pos)
+            if m is None:
+                continue
+            used.add(k)
+            text = text[:m.end()] + " (" + url + ")" + text[m.end():]
+            pos = m.end() + len(url) + 3
+        return text
 
     def turns(self, labeled: list[Labeled]) -> list[Turn]:
         out = super().turns(labeled)

@@ -824,8 +824,9 @@ def _blank_outside(frame: Frame, base: int, lo: int | None, hi: int | None) -> F
     cells = [c if (y < len(rows) and rows[y]) else None for y, c in enumerate(frame.cells)]
     changes: dict = {"lines": lines, "cells": cells, "scrolled": [frame.scrolled[i] for i in kept],
                      "_styles": None}
-    # per-scrolled-line data (layout width, soft wrap) kept aligned with `scrolled`
-    for name in ("widths", "wrapped"):
+    # per-scrolled-line data (layout width, soft wrap, the rows with their styles) kept
+    # aligned with `scrolled`
+    for name in ("widths", "wrapped", "scrolled_lines"):
         per_line = getattr(frame, name, None)
         if per_line and len(per_line) == len(frame.scrolled):
             changes[name] = [per_line[i] for i in kept]

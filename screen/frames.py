@@ -187,6 +187,9 @@ class Frame:
     #: then the accept is still known from here
     accepted: list[tuple[int, int]] = field(default_factory=list, compare=False)
     cells: list[tuple[Char, ...] | None] = field(default_factory=list, repr=False)
+    #: OSC 8 hyperlinks closed since the previous frame: (target, the text
+    #: drawn under it on one row), in drawing order (`VirtualScreen.links`)
+    links: list[tuple[str, str]] = field(default_factory=list, repr=False, compare=False)
     span_cache: SpanCache | None = field(default=None, repr=False, compare=False)
     _styles: RowStyles | None = field(default=None, repr=False)
     #: what chrome rules worked out about this frame (`agents_chrome.profile.per_frame`):
@@ -265,6 +268,15 @@ class FrameBuilder:
         get = s.buffer.get
         return [False if (row := get(y)) is None else bool(row.wrapped) for y in range(s.lines)]
 
+    def _take_links(self) -> list[tuple[str, str]]:
+        """The screen's links closed since the last frame, handed over (a frame
+        keeps its own list; the screen starts a new one)."""
+        links = self.screen.links
+        if not links:
+            return []
+        self.screen.links = []
+        return links
+
     def take(self, reason: str, force: bool = False) -> None:
         s = self.screen
         cells, lines = s.snapshot_with_text()
@@ -288,7 +300,8 @@ class FrameBuilder:
             marks=marks, widths=widths, wrapped=wrapped, row_wrapped=self._row_wrapped(),
             teletype_from=self._teletype_from(),
             scrolled_lines=s.history_lines_since(base) if self.want_styles and scrolled else [],
-            returned=returned, accepted=[(x, a - s.history_total) for x, a in self._accepts]))
+            returned=returned, accepted=[(x, a - s.history_total) for x, a in self._accepts],
+            links=self._take_links()))
         self._accepts = []
         self._count += 1
         self._inputs = []

@@ -744,6 +744,10 @@ class Parser:
             self.screen.set_title(rest)
         if code in ("0", "1"):
             self.screen.set_icon_name(rest)
+        elif code == "8":  # a hyperlink: `8;params;target` opens, `8;;` closes
+            link = getattr(self.screen, "hyperlink", None)
+            if link is not None:
+                link(rest.partition(";")[2])
 
 
 def _ignore(m: re.Match[str]) -> None:

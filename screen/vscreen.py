@@ -566,6 +566,13 @@ class VirtualScreen(pyte.Screen):
         self._untracked_row = type("_UntrackedRow", (_UntrackedRow,), {"owner": self})
         self._nowrap: list[Row] = []  # rows made `_NoWrapRow`s since autowrap went off
         self._flip_pending = False  # autowrap went off and the rows are not `_UntrackedRow`s yet (`_flip`)
+        # OSC 8 hyperlinks: (target, the text drawn under it), one per stretch
+        # of a row drawn between the link's opening and its closing, in the
+        # order they were closed (a reader takes them; see `Frame.links`).
+        # Markdown renderers (Rich) draw a link's text and hand its target
+        # to the terminal only, so it is on no row.
+        self.links: list[tuple[str, str]] = []
+        self._link_at: tuple[str, int, int] | None = None  # (target, y, x) of an open link
         super().__init__(columns, lines)
         self.buffer = self._new_buffer()
         self.parser = Parser(self)
@@ -648,6 +655,21 @@ class VirtualScreen(pyte.Screen):
     def _boundary(self, reason: str) -> None:
         if self.on_boundary is not None:
             self.on_boundary(reason)
+
+    def hyperlink(self, target: str) -> None:
+        """OSC 8: a link opens (a target) or closes (none) at the cursor. The
+        text drawn since the opening on the cursor's row is the link's."""
+        open_at, self._link_at = self._link_at, None
+        if open_at is not None:
+            url, y, x0 = open_at
+            x1 = self.cursor.x
+            if y == self.cursor.y and x1 > x0:
+                row = self.buffer[y]
+                text = "".join(row[x].data for x in range(x0, min(x1, self.columns))).strip()
+                if text:
+                    self.links.append((url, text))
+        if target:
+            self._link_at = (target, self.cursor.y, self.cursor.x)
 
     # -- drawing ----------------------------------------------------------
     def draw(self, data: str) -> None:

@@ -51,13 +51,25 @@ def test_prompts_exactly_as_typed(case: Path, screen_only: bool, tmp_path_factor
         assert g == w
 
 
+EMPHASIS = re.compile(r"(\*\*|\*|`)(\S(?:.*?\S)?)\1")
 THINKING_CASES = [c for c in CASES if any(t["role"] == "thinking" for t in truth(c)["turns"])]
 
 
-@pytest.mark.parametrize("case", THINKING_CASES, ids=[c.name for c in THINKING_CASES])
+#: thinking blocks Kimi itself never drew whole (checked with tests.drawn_recall)
+NOT_DRAWN = {
+    "h15-sh-kimi-tables-63x36": "after the shrink to 60 columns Kimi lays a thinking block out two columns "
+                                "too wide and crops the row: `realgyngrym dryk` is drawn `realgyngrym dry…`",
+}
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=NOT_DRAWN[c.name]))
+                                  if c.name in NOT_DRAWN else c for c in THINKING_CASES],
+                         ids=[c.name for c in THINKING_CASES])
 def test_thinking_is_not_answer(case: Path, tmp_path_factory) -> None:
     turns = replay(case, True, tmp_path_factory)["turns"]
-    thought = [t["text"] for t in truth(case)["turns"] if t["role"] == "thinking"]
+    # Kimi renders a thinking block's Markdown (`**b**` bold, `*i*` italic, `` `c` ``):
+    # the marks are never drawn
+    thought = [EMPHASIS.sub(r"\2", t["text"]) for t in truth(case)["turns"] if t["role"] == "thinking"]
     shown = [" ".join(t["text"].split()) for t in turns if t["role"] == "thinking"]
     assert shown == [" ".join(t.split()) for t in thought]
     answers = " ".join(t["text"] for t in turns if t["role"] == "assistant")
