@@ -1072,6 +1072,20 @@ def _answer_relaid(a: Turn, b: Turn) -> bool:
     return len(x) == len(y) and bool(x) and sorted(x) == sorted(y)
 
 
+#: markdown marks a prompt may hold as typed and its echo draws as styles
+_PROMPT_MARKS = str.maketrans("", "", "*`_~")
+
+
+def _prompt_marked(a: Turn, b: Turn) -> bool:
+    """The same prompt, one copy as typed (`**bold**`, `` `code` ``: read from
+    the input box) and one as echoed (the marks drawn as styles, so gone): a
+    resumed session draws its earlier prompts again with no box to read."""
+    if not a.role == b.role == "user":
+        return False
+    x, y = _flat(a).translate(_PROMPT_MARKS), _flat(b).translate(_PROMPT_MARKS)
+    return bool(x) and x == y
+
+
 def _redrawn(prev: list[Turn], new: list[Turn]) -> int:
     """How many leading turns of a resumed agent's stretch repeat the turns it
     showed before it stopped: a full-screen agent redraws its conversation
@@ -1084,7 +1098,7 @@ def _redrawn(prev: list[Turn], new: list[Turn]) -> int:
         t = new[i]
         q = next((q for q in range(p, len(prev)) if prev[q].role == t.role and (
             _flat(prev[q]) == _flat(t) or (i == 0 and _flat(t) and _flat(prev[q]).endswith(_flat(t)))
-            or _answer_relaid(prev[q], t))), None)
+            or _answer_relaid(prev[q], t) or _prompt_marked(prev[q], t))), None)
         if q is None:
             if i and t.role in ("system", "tool_call", "tool_result"):
                 # a local command the redrawn session ended with (`/exit` and its notice), or

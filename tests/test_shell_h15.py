@@ -114,3 +114,23 @@ def test_prompt_redrawn_after_shrink_is_no_command(case: Path, screen_only: bool
     assert shell_turns
     for text in shell_turns:
         assert any(line in text for line in typed), text
+
+
+def test_redraw_of_a_prompt_typed_with_marks_is_the_prompt():
+    """A prompt typed with markdown marks comes back from the first run as
+    typed (read from the input box); the resumed session's redraw echoes it
+    with the marks drawn as styles. Both are the same prompt: the redraw is
+    counted through it (probe seed 9: `claude -c` after a second `claude`,
+    asst_prec 0.815, turns_ok 0 before). The marks alone never make two
+    prompts the same."""
+    from agents_chrome.shell import _redrawn
+    from agents_chrome.turns import Turn
+
+    prev = [Turn("user", "list the jars"), Turn("assistant", "Three jars."),
+            Turn("user", "what does **misul** mean in `motka.py`?"), Turn("assistant", "A helper.")]
+    new = [Turn("user", "list the jars"), Turn("assistant", "Three jars."),
+           Turn("user", "what does misul mean in motka.py?"), Turn("assistant", "A helper."),
+           Turn("user", "and the next one?"), Turn("assistant", "None left.")]
+    assert _redrawn(prev, new) == 4
+    other = new[:2] + [Turn("user", "what does misul mean in motka.rs?")] + new[3:]
+    assert _redrawn(prev, other) == 2
