@@ -73,7 +73,9 @@ _WIPE = r"\[(?:1?;?1?)?H(?:\x1b\[2K\x1b\[1?B){8,}"
 # state drawn last, whole), as before `ESC [H`. Such a render replaces what
 # the screen showed (Ctrl+O's detailed transcript over the conversation), and
 # rows it scrolls off must not share a frame with rows the view before it
-# scrolled, whatever the pauses.
+# scrolled, whatever the pauses. Short of the top it is the renderer starting
+# its next render in place: the state it drew last ended there (a frame, taken
+# with the text before the run fed, so the cursor it starts from is right).
 _MOVE = r"\[[0-9]*[BCDGK]\r?\x1b"
 _UP = rf"(?:{_MOVE})*\[[0-9]*A(?:\r?\x1b\[[0-9]*[ABCDGK])*"
 _MOVES = re.compile(r"\x1b\[([0-9]*)([ABCDGK])")
@@ -513,13 +515,18 @@ class FrameBuilder:
                     pos = m.start()
                 self._resume()
             elif m.group("up"):
-                if not self._reaches_top(m.group()):
-                    continue  # drawn on as if nothing matched: fed with what follows
                 if m.start() > pos:
                     feed(data[pos:m.start()])
                     pos = m.start()
-                if self._dirty and not self.screen.synchronized:
-                    self.take("up")
+                if self._reaches_top(m.group()):
+                    if self._dirty and not self.screen.synchronized:
+                        self.take("up")
+                elif not self.screen.alternate and not self.screen.synchronized:
+                    # An inline renderer starting its next render in place: the
+                    # state drawn last ended here (a row this render erases, a
+                    # running tool group's call, was in no frame otherwise when
+                    # no pause followed it).
+                    self.take("render")
             elif m.group("show"):
                 feed(data[pos:m.end()])
                 pos = m.end()

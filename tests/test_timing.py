@@ -63,6 +63,9 @@ CASES += [RECORDINGS / "vibe" / "r3-vibe-long-a-100x30"]
 # screen's top row (a frame before it), and the rows it scrolls off are told by the frame that
 # shows its footer, not by the frame's time.
 CASES += [RECORDINGS / "claude-code" / "r3-ctrlo-inline-120x40", RECORDINGS / "claude-code" / "r3-ctrlo-stream-inline-80x24"]
+# Claude Code inline from fish, resumed with `claude -c`: a running tool group names its second
+# call (`⎿  $ head -n 65 …`) in one render only, erased by the next (h15): a frame at each render's start.
+CASES += [RECORDINGS / "claude-code" / "h15-sh-cc-fish-resume-91x35"]
 
 
 def retime(src: Path, dst: Path, seed: int, max_pause: float, split: float, merge: float) -> None:
