@@ -80,8 +80,12 @@ def check(data_file: Path) -> Meta | None:
             raise BadDataFile(f"the archive file is cut short ({size} bytes, less than its two meta pages)")
         fh.seek(first.psize)
         second = _meta_at(fh.read(first.psize), 0)
-    if second is None:
-        raise BadDataFile("the archive's second meta page is damaged (bad magic)")
+        if second is None:
+            raise BadDataFile("the archive's second meta page is damaged (bad magic)")
+        # (sized again after the meta pages are read: another process may have
+        # committed in between, growing the file before it wrote the newer meta,
+        # so only a size taken after the metas can be held against them)
+        size = os.fstat(fh.fileno()).st_size
     newest = max((first, second), key=lambda m: m.txnid)
     need = (newest.last_pg + 1) * first.psize
     if size < need:
