@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import regex
 
-from agents_chrome.claude_code import DETAILED_FOOTER, PROFILE, SCROLLED_PILL, _ideograph_bold, _still_mascot
+from agents_chrome.claude_code import DETAILED_FOOTER, PROFILE, SCROLLED_PILL, _ideograph_bold, _still_mascot, _task_panel
 from agents_chrome.replay import replay
 from tests.conftest import frames_of, recording_cases, turns_of as shared_turns_of
 
@@ -99,8 +99,11 @@ def test_padding_above_the_status_row_is_squeezed() -> None:
             # (the header's mascot cells are blanked: it animates, see _still_mascot;
             # bold between ideographs gets its marks, see _ideograph_bold)
             drawn = _still_mascot(_ideograph_bold(f, top), top)
-            assert [r for r in rows[:top] if r.strip()] == [r for r in drawn[:top] if r.strip()]
-            body = list(rows[:top])
+            # (2.1.197's task list over the input box is chrome, left out of the view)
+            panel = _task_panel(f.lines, top)
+            assert not any(r.strip() for r in rows[panel:top])
+            assert [r for r in rows[:panel] if r.strip()] == [r for r in drawn[:panel] if r.strip()]
+            body = list(rows[:panel])
             while body and not body[-1].strip():
                 body.pop()  # the rows squeezed out go to the end of the region
             run = 0

@@ -41,7 +41,9 @@ def _segments(turns: list[dict]) -> list[dict]:
         if t["role"] in ("user", "system") and (t["role"] == "user" or t.get("text", "").startswith("/")):
             out.append({"prompt": t["text"], "words": [], "text": []})
         elif t["role"] == "assistant" and out:
-            out[-1]["words"] += [w.lower() for w in WORD.findall(t["text"])]
+            # (a fence's language tag is never drawn)
+            text = regex.sub(r"(?m)^(\s*```)\S+", r"\1", t["text"])
+            out[-1]["words"] += [w.lower() for w in WORD.findall(text)]
             out[-1]["text"].append(t["text"])
     return out
 
