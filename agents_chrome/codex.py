@@ -816,7 +816,10 @@ class CodexProfile(ChromeProfile):
                     self._bang_for(cmd)  # drawn: no cut output's
                 return [Turn("user", "!" + cmd), Turn("tool_call", cmd, name="shell")]
             if rule == "ran":
-                cmd = " ".join(ln.strip() for ln in text.splitlines())
+                # a command wrapped by Codex goes on under a `│ ` gutter
+                lines = text.splitlines()
+                cmd = " ".join([ln.strip() for ln in lines[:1]] + [regex.sub(r"^\s*│\s", "", ln).strip()
+                                                                   for ln in lines[1:]])
                 cmd = regex.sub(r"^(Ran|Exited\s+\(status\s+\d+\))\s+", "", cmd)
                 return Turn("tool_call", cmd, name="shell")
             return Turn("tool_call", first, name=first.split()[0] if first else None)
@@ -1035,6 +1038,8 @@ def _join_wide_wraps(text: str, full: frozenset[str] = frozenset(),
 
 
 QUOTE_ROW = regex.compile(r"^(\s*)> (\S.*)$")
+#: a quote row's marks, one `> ` for each level (`> > ` nested)
+QUOTE_MARKS = regex.compile(r"^\s*(?:> )+")
 
 
 def _quote_wraps(text: str) -> str:
@@ -1044,7 +1049,8 @@ def _quote_wraps(text: str) -> str:
     its wrap made; the served line had one. A quote row whose first word
     would not have fitted after the row above it (as wide as the quote's
     widest row) is that row's wrap: it joins it. A row the word would have
-    fitted after was a line of its own and keeps its `> `.
+    fitted after was a line of its own and keeps its `> `. A nested quote
+    draws `> > ` on each row: a row joins only a row of its own level.
     """
     rows = text.split("\n")
     if sum(1 for r in rows if QUOTE_ROW.match(r)) < 2:
@@ -1055,8 +1061,10 @@ def _quote_wraps(text: str) -> str:
         last = block[0].rstrip()
         lines: list[str] = []
         for nxt in block[1:]:
-            body = QUOTE_ROW.match(nxt).group(2).rstrip()
-            if wcswidth(last) + 1 + wcswidth(body.split()[0]) > top:
+            mark = QUOTE_MARKS.match(nxt).group()
+            body = nxt[len(mark):].rstrip()
+            if (mark == QUOTE_MARKS.match(last).group()
+                    and wcswidth(last) + 1 + wcswidth(body.split()[0]) > top):
                 lines.append(body)  # joined below, after the row above
             else:
                 lines.append("\n" + nxt.rstrip())
@@ -1305,7 +1313,9 @@ def _record_row(cells: str, col: int) -> tuple[str, str, int] | None:
     m = RECORD_ROW.match(cells[col:])
     if m is None:
         return None
-    return m.group("key"), m.group("val") or "", col + m.start("val") if m.group("val") else -1
+    # the text without the fillers `_cols_text` put after wide characters
+    return (m.group("key").replace("\x00", ""), (m.group("val") or "").replace("\x00", ""),
+            col + m.start("val") if m.group("val") else -1)
 
 
 def _records_as_markdown(text: str) -> str:
@@ -1457,6 +1467,11 @@ def _cols_text(text: str) -> str:
     return "".join(c if c else "\x00" for c in _cols(text))
 
 
+# a prompt's words as a reprint at another width restates them: each wide
+# ideograph is a word of its own (a run of them wraps anywhere)
+PROMPT_WORD = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]|[^\W\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]+")
+
+
 def _drop_reprinted(labeled: list[Labeled]) -> None:
     """Inline mode: what came before a reprinted header card is an older copy.
 
@@ -1475,7 +1490,8 @@ def _drop_reprinted(labeled: list[Labeled]) -> None:
     stretch after an older copy may be a cut reprint holding only its first
     prompts. A stretch is an older copy when any later stretch restates its
     prompts, in order; a prompt is compared by the words its first row holds
-    at both widths (a narrower reprint wraps it sooner).
+    at both widths (a narrower reprint wraps it sooner), each wide ideograph
+    a word (a prompt of Chinese or Korean wraps inside a run of them).
     """
     def panel(i: int) -> bool:
         # `/status` prints a card that opens with the same header: the
@@ -1492,7 +1508,7 @@ def _drop_reprinted(labeled: list[Labeled]) -> None:
     bounds = heads + [len(labeled)]
 
     def prompts(lo: int, hi: int) -> list[list[str]]:
-        return [TABLE_WORD.findall(labeled[i].body)[:6] for i in range(lo, hi) if labeled[i].kind == "user"]
+        return [PROMPT_WORD.findall(labeled[i].body)[:6] for i in range(lo, hi) if labeled[i].kind == "user"]
 
     def restated(old: list[list[str]], new: list[list[str]]) -> bool:
         if not old or len(new) < len(old):

@@ -64,7 +64,9 @@ def _end_in(wa: list[tuple[str, int, int]], wb: list[tuple[str, int, int]],
     Given the rows (`old`, `new`), a run found more than once anchors on the
     first copy that opens its row as the old one did (the same text before
     its first word): a row quoting the command of the row under it (`✔ You
-    approved codex to run <cmd>` above `$ <cmd>`) holds the same words.
+    approved codex to run <cmd>` above `$ <cmd>`) holds the same words. When
+    no copy opens its row so, the copy whose run starts nearest the old run's
+    column.
     """
     if not wa or not wb:
         return None
@@ -99,15 +101,33 @@ def _end_in(wa: list[tuple[str, int, int]], wb: list[tuple[str, int, int]],
                 _w, ra, ca = wa[end - best]
                 lead = old[ra][:ca].strip()
                 k = at
+                nearest = None  # (distance of the copy's first word from the old one's column, copy)
                 while k >= 0:
                     _w, rb, cb = wb[hay[:k + 1].count(sep) - 1]  # the copy's first word
                     if new[rb][:cb].strip() == lead:
                         at = k
+                        nearest = None
                         break
+                    if nearest is None or abs(cb - ca) < nearest[0]:
+                        nearest = (abs(cb - ca), k)
                     k = hay.find(needle, k + 1)
+                if nearest is not None:
+                    # no copy opens its row as the old one did (the row's
+                    # status word changed: `• Running <cmd>` became `• Ran
+                    # <cmd>`): the copy whose run starts at the old run's
+                    # column, not a row further right quoting it
+                    at = nearest[1]
             qb = hay[:at + len(needle) - len(close)].count(sep) - 1  # index of the run's last word
             return end - 1, qb
     return None
+
+
+def _row_words(words: list[tuple[str, int, int]], q: int) -> list[str]:
+    """The words of word `q`'s row, up to it."""
+    row, i = words[q][1], q
+    while i > 0 and words[i - 1][1] == row:
+        i -= 1
+    return [w for w, _r, _c in words[i:q + 1]]
 
 
 #: the old copy's words the reprint must hold, in order, to replace it
@@ -296,6 +316,11 @@ class LayoutStitcher:
         if wb_word != wa_word:
             # the old row was cut mid-word: the new row's word, whole
             kept = [old[ra][:ca] + new[rb][cb:]]
+        ow, nw = _row_words(wa, qa), _row_words(wb, qb)
+        if len(ow) == len(nw) > 1 and ow[0] != nw[0] and ow[1:] == nw[1:]:
+            # the row's first word changed and nothing else (`• Running
+            # <cmd>` settled to `• Ran <cmd>`): the new layout's row
+            kept = [new[rb]]
         cut = ra + 1
         rows, times = list(new[rb + 1:]), list(new_times[rb + 1:])
         start_row = rb + 1
