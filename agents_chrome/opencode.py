@@ -31,6 +31,7 @@ from typing import Iterable
 import regex
 from wcwidth import wcswidth
 
+from agents_chrome.grids import drop_row_drafts, merge_grid_layouts
 from agents_chrome.profile import ChromeProfile, per_frame
 from agents_chrome.rules import Labeled, LineRule
 from agents_chrome.segment import segment
@@ -60,6 +61,7 @@ RUNNING_BASH = regex.compile(r"^\s*│\s\s[\u2800-\u28ff]\s+(?P<cmd>\S.*)$")
 #: bar's column). An answer's own `│` (a tree's branch, a box's side, a
 #: blockquote) stands at the answer column or further in
 PANEL = r"^\s{0,3}│"
+PANEL_OUTPUT = regex.compile(PANEL + r"\s\s(?P<body>.*)$")
 #: a row of the slash-command menu drawn above the input box
 SLASH_MENU_ROW = regex.compile(r"^\s*┃\s/[\w-]+\s")
 #: panel titles that name the tool by what it did
@@ -335,6 +337,29 @@ def join_wrapped_commands(labeled: list[Labeled]) -> None:
         i = j
 
 
+def _title_shaped(labeled: list[Labeled], i: int) -> bool:
+    """Whether the bash row `labeled[i]` is drawn as a panel's title: an
+    empty bar row right under it, or under the few rows its command wrapped
+    onto, its own row then filled so that the next row's first word did
+    not fit on it."""
+    j = i + 1
+    while j < len(labeled) and j - i <= WRAPPED_COMMAND_ROWS and labeled[j].rule in ("tool-output", "bash"):
+        j += 1
+    if j >= len(labeled) or labeled[j].rule != "empty-bar" or j - i > WRAPPED_COMMAND_ROWS:
+        return False
+    if j == i + 1:
+        return True
+    row = labeled[i].line.text.rstrip()
+    nxt = (PANEL_OUTPUT.match(labeled[i + 1].line.text) or None)
+    word = nxt.group("body").split()[0] if nxt and nxt.group("body").split() else ""
+    edge = max(wcswidth(lb.line.text.rstrip()) for lb in labeled[i:j])
+    k = i
+    while k > 0 and labeled[k - 1].line.text.lstrip().startswith("│"):
+        k -= 1
+        edge = max(edge, wcswidth(labeled[k].line.text.rstrip()))
+    return wcswidth(row) + 1 + wcswidth(word) > edge
+
+
 def join_command_rows(rows: list[str]) -> str:
     """A wrapped command's rows as one line: the wrap dropped the space it
     broke at, unless it broke after a dot, slash, dash or backslash."""
@@ -591,6 +616,35 @@ def _drop_repeated_paragraphs(labeled: list[Labeled]) -> None:
         i = end
 
 
+def _drop_rows_drawn_again(labeled: list[Labeled]) -> None:
+    """While a tool call is written, the answer so far ends in a pending row
+    (`~ Writing command…`) over the turn's footer; the view that replaces
+    them with the tool's panel may start on the answer's last rows, and a
+    stitch that does not place it there keeps them a second time under the
+    footer. Answer rows right under such chrome that repeat the answer rows
+    right above it are chrome."""
+    for i, lb in enumerate(labeled):
+        if lb.rule not in ("turn-footer", "pending-tool"):
+            continue
+        j = i + 1
+        while j < len(labeled) and labeled[j].kind == "blank":
+            j += 1
+        if j < len(labeled) and labeled[j].rule in ("turn-footer", "pending-tool"):
+            continue  # the run of chrome goes on: weighed at its last row
+        end = j
+        while end < len(labeled) and labeled[end].rule == "answer":
+            end += 1
+        k = i
+        while k > 0 and (labeled[k - 1].kind in ("blank", "chrome")):
+            k -= 1
+        n = end - j
+        above = labeled[max(0, k - n):k]
+        if n and len(above) == n and all(a.rule == "answer" for a in above) \
+                and [a.line.text.strip() for a in above] == [b.line.text.strip() for b in labeled[j:end]]:
+            for lb2 in labeled[j:end]:
+                lb2.kind, lb2.rule = "chrome", "answer-redrawn"
+
+
 #: characters the prompt box's wrap breaks a word after, keeping them at the
 #: row's end (a URL's slashes, dashes and query mark)
 PROMPT_WRAP_AFTER = NO_SPACE_BREAK + "?"
@@ -771,6 +825,9 @@ class OpenCodeProfile(ChromeProfile):
         LineRule("bash", "tool_call", PANEL + r"\s\s\$\s(?P<body>.*)$"),
         LineRule("tool-output", "cont", PANEL + r"\s\s(?P<body>.*)$"),
         LineRule("tool-icon", "tool_call", TOOL_ICON.pattern),
+        # a tool call the model is still writing: `~ Writing command…`,
+        # replaced by the tool's row or panel once its arguments are in
+        LineRule("pending-tool", "chrome", r"^\s{3,}~\s+[A-Z][a-z]+\s.*…\s*$"),
         LineRule("answer", "assistant", r"^\s{3,}(?P<body>\S.*)$"),
     )
 
@@ -1030,14 +1087,24 @@ class OpenCodeProfile(ChromeProfile):
         # row of output that merely looks like a title (`# Heading` printed
         # by cat) is never a panel's first row.
         title_due = in_panel = False
-        for lb in labeled:
+        for i, lb in enumerate(labeled):
             was_in, in_panel = in_panel, lb.line.text.lstrip().startswith("│")
             if in_panel and not was_in:
                 title_due = True
-            if not in_panel or lb.kind == "blank":
-                continue
+            if not in_panel or lb.kind == "blank" or lb.rule == "running-tool":
+                continue  # (a title drawn while the tool runs gives way to the settled one)
             if title_due and lb.rule == "tool-output" and PANEL_HEAD.match(lb.line.text):
                 lb.kind, lb.rule = "tool_call", "panel-tool"
+            elif not title_due and lb.rule == "bash" and not _title_shaped(labeled, i):
+                # output that prints a `$ word` row (a shell transcript, the
+                # agent's own glyphs echoed) is no second command: a panel
+                # has one title, its first row. (A stitch that lost the rows
+                # between two panels runs the next title on: a title has its
+                # empty bar row under it, right away or after the rows of
+                # its command's wrap.)
+                body = PANEL_OUTPUT.match(lb.line.text)
+                lb.kind, lb.rule = "cont", "tool-output"
+                lb.body = body.group("body") if body else lb.body
             title_due = False
         # Before its panel, a write or edit shows one row, `← Write plan.md`.
         # When the panel's first drawing jumps past it (a long file fills the
@@ -1176,6 +1243,7 @@ class OpenCodeProfile(ChromeProfile):
             elif b.rule != "empty-bar" or BAR not in b.line.text:
                 last = None
         _drop_repeated_paragraphs(labeled)
+        _drop_rows_drawn_again(labeled)
         # A prompt row OpenCode's wrap broke inside a word (a URL after its
         # slash, CJK text after its punctuation or inside a run too wide for
         # a whole row) goes on with no space between: the next row is joined
@@ -1258,7 +1326,9 @@ class OpenCodeProfile(ChromeProfile):
 
         def close() -> None:
             if rows and out:
-                out[-1].text = unwrap_answer(rows)
+                # a box table streamed taller than the screen: the views that
+                # caught its last rows at other points are one table
+                out[-1].text = merge_grid_layouts(drop_row_drafts(unwrap_answer(rows)))
             rows.clear()
 
         for t in segment(labeled, self.make_turn):

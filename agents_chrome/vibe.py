@@ -42,6 +42,7 @@ from agents_chrome.transcript import TLine
 from agents_chrome.turns import Turn
 from agents_chrome.wraps import broken_token
 from agents_chrome.cjk_bold import marked_ideograph_bold as _marked_ideograph_bold
+from agents_chrome.grids import merge_grid_layouts as _merge_grid_layouts
 from agents_chrome.grids import merge_grid_rows as _merge_grid_rows
 from agents_chrome.relayout import LayoutStitcher
 from screen.frames import Frame
@@ -403,8 +404,9 @@ class VibeProfile(ChromeProfile):
         for r in rows:
             m = TOOL_LINE.match(r)
             arg = m.group("arg").strip() if m else ""
+            first = arg.split(",")[0].strip()
             if not m or m.group("icon") in "□■" or THOUGHT.match(r) or (
-                    SUMMARY.match(arg.split(",")[0].strip()) and not TODO_ARG.match(arg)):
+                    all(SUMMARY.match(p.strip()) for p in first.split(" and ")) and not TODO_ARG.match(arg)):
                 continue
             key = (m.group("verb"), m.group("arg").strip())
             if key not in self._tools_set:
@@ -447,6 +449,7 @@ class VibeProfile(ChromeProfile):
                 prev = "assistant"
             elif lb.kind == "cont":
                 pass
+        _drop_relaid_tool_rows(labeled)
         return labeled
 
     def make_turn(self, kind: str, text: str, members: list[Labeled]) -> Turn | list[Turn] | None:
@@ -531,7 +534,18 @@ class VibeProfile(ChromeProfile):
         parts after commas: `Ran 3 commands, thought` (the thinking of a
         reasoning model; `thinking` while it streams), `Ran 2 commands, read 1
         file`. None when the row is not such a list."""
-        parts = [p.strip() for p in arg.split(",")]
+        # counts of one verb joined by `and` (`Ran 1 search and 1 command`,
+        # `read 1 file, ran 1 search and 1 command`) are parts of their own,
+        # each counting calls under that part's verb
+        parts = []
+        for n, part in enumerate(p.strip() for p in arg.split(",")):
+            pieces = [p.strip() for p in part.split(" and ")]
+            head = FOLDED_PART.match(pieces[0]) if n else None
+            v = verb.lower() if n == 0 else (head.group("verb") if head else None)
+            if len(pieces) > 1 and v and all(SUMMARY.match(p) for p in pieces[1:]):
+                parts += [pieces[0]] + [v + " " + p for p in pieces[1:]]
+            else:
+                parts.append(part)
         first = (SUMMARY.match(parts[0]) or TIMES_PART.match(parts[0])) if len(parts) > 1 else None
         if first is None:
             return None
@@ -577,12 +591,19 @@ class VibeProfile(ChromeProfile):
                 t.text = _with_pastes(t.text, unused)
             if t.role == "assistant":
                 import textwrap
-                t.text = _drop_grid_drafts(_merge_grid_layouts(_merge_grid_rows(textwrap.dedent(t.text)))).strip()
+                raw = textwrap.dedent(t.text)
+                t.text = _drop_grid_drafts(_merge_grid_layouts(_merge_grid_rows(raw))).strip()
                 if not t.text:
                     continue
                 if out and out[-1].role == "assistant":
-                    out[-1].text += "\n\n" + t.text
+                    # blocks of one answer (a tool row drawn again between
+                    # two layouts of its table): the grid rules read them
+                    # together
+                    raw = getattr(out[-1], "_raw", out[-1].text) + "\n\n" + raw
+                    out[-1].text = _drop_grid_drafts(_merge_grid_layouts(_merge_grid_rows(raw))).strip()
+                    out[-1]._raw = raw  # type: ignore[attr-defined]
                     continue
+                t._raw = raw  # type: ignore[attr-defined]
             out.append(t)
         return out
 
@@ -624,6 +645,46 @@ def _join_broken_tokens(rows: list[str], width: int) -> list[str]:
 
 
 GRID_ROW = regex.compile(r"^\s*[┌│├└].*[┐│┤┘]\s*$")
+
+
+def _grid_head(labeled: list[Labeled], i: int) -> str | None:
+    """The first content row of the box grid opening at or after `labeled[i]`
+    (blank rows skipped), its cells' padding squeezed; None when no grid
+    opens there."""
+    while i < len(labeled) and labeled[i].kind == "blank":
+        i += 1
+    if i >= len(labeled) or not labeled[i].line.text.lstrip().startswith("┌"):
+        return None
+    row = labeled[i + 1].line.text.strip() if i + 1 < len(labeled) else ""
+    return " ".join(row.split()) if row.startswith("│") else None
+
+
+def _drop_relaid_tool_rows(labeled: list[Labeled]) -> None:
+    """An answer that opens with a table taller than the view is laid out
+    again while it streams, and each layout's view shows the tool row above
+    the table (`⏵ Ran cat x`): stitched, the row comes back right under the
+    earlier layout's bottom edge, the next layout under it. That row is the
+    same call drawn again (chrome); the two grids are then one answer's
+    layouts, which the answer's grid rules join."""
+    last_tool: str | None = None
+    first_head: str | None = None
+    for i, lb in enumerate(labeled):
+        if lb.kind == "user":
+            last_tool = first_head = None
+            continue
+        if lb.kind != "tool_call":
+            continue
+        text = lb.line.text.strip()
+        k = i - 1
+        while k >= 0 and labeled[k].kind == "blank":
+            k -= 1
+        under_grid = k >= 0 and labeled[k].line.text.lstrip().startswith("└")
+        head = _grid_head(labeled, i + 1)
+        if text == last_tool and under_grid and head is not None and first_head is not None \
+                and head.split("│")[1].strip() == first_head.split("│")[1].strip():
+            lb.kind, lb.rule = "chrome", "tool-relaid"
+            continue
+        last_tool, first_head = text, head
 
 
 def _grid_cells(rows: list[str]) -> list[list[str]]:
@@ -710,142 +771,6 @@ def _drop_grid_drafts(text: str) -> str:
         if para.strip() or not mark:
             out.append(para)
     return "\n\n".join(out)
-
-
-def _grid_spans(lines: list[str]) -> list[tuple[int, int]]:
-    """(start, end) of each box grid in `lines`: a grid ends at its bottom edge."""
-    spans: list[tuple[int, int]] = []
-    i = 0
-    while i < len(lines):
-        if GRID_ROW.match(lines[i]):
-            j = i
-            while j < len(lines) and GRID_ROW.match(lines[j]):
-                j += 1
-                if lines[j - 1].lstrip().startswith("└"):
-                    break
-            spans.append((i, j))
-            i = j
-        else:
-            i += 1
-    return spans
-
-
-def _blanks(text: str, at: int) -> set[int]:
-    """Where `text` has a blank, as positions in its blank-free form, shifted by `at`."""
-    out, n = set(), 0
-    for ch in text:
-        if ch == " ":
-            out.add(at + n)
-        else:
-            n += 1
-    return out
-
-
-def _fuller(a: str, b: str) -> str | None:
-    """One cell of a table row as two layouts drew it, `b` the later one: the
-    cell whole, or None when the two are not the same cell. The earlier one
-    may stop short (the row still streaming in), the later one may have lost
-    its start (its rows above the view's top). Compared without blanks: a
-    word that filled its column in one layout may have been glued to the
-    next (`grids.merge_cells`), so the blanks of both are kept."""
-    sa, sb = a.replace(" ", ""), b.replace(" ", "")
-    if not sb:
-        return a
-    if not sa:
-        return b
-    if sb.startswith(sa):
-        whole, oa, ob = sb, 0, 0
-    elif sa.startswith(sb) or sa.endswith(sb):
-        whole, oa, ob = sa, 0, (0 if sa.startswith(sb) else len(sa) - len(sb))
-    else:
-        k = next((k for k in range(min(len(sa), len(sb)) - 1, 3, -1) if sa.endswith(sb[:k])), 0)
-        if not k:
-            return None
-        whole, oa, ob = sa + sb[k:], 0, len(sa) - k  # a's end is b's start
-    blanks = _blanks(a, oa) | _blanks(b, ob)
-    return "".join((" " if i in blanks else "") + ch for i, ch in enumerate(whole))
-
-
-def _merge_grid_layouts(text: str) -> str:
-    """A table taller than the view streams in while Vibe lays it out again
-    at every row (its columns widen, its cells wrap anew), and the view keeps
-    only the table's bottom: the stitched answer holds one grid per layout,
-    the later ones without their top rows, the earlier ones without their
-    last cells. Grids that follow one another (blank rows between) with the
-    same number of columns are one table: each later grid's rows are laid
-    over the rows of the table so far that they go on (its first row may be
-    the bottom part of a row), and the table is drawn once, one row per
-    table row."""
-    lines = text.split("\n")
-    spans = _grid_spans(lines)
-    groups: list[list[tuple[int, int]]] = []
-    def columns(a: int, b: int) -> int:
-        return next((len(ln.strip()[1:-1].split("│")) for ln in lines[a:b] if ln.lstrip().startswith("│")), 0)
-
-    for a, b in spans:
-        ncol = columns(a, b)
-        if groups:
-            pa, pb = groups[-1][-1]
-            if all(not ln.strip() for ln in lines[pb:a]) and columns(pa, pb) == ncol \
-                    and not lines[a].lstrip().startswith("┌"):
-                groups[-1].append((a, b))
-                continue
-        groups.append([(a, b)])
-    out, at = [], 0
-    for group in groups:
-        if len(group) < 2:
-            continue
-        table: list[list[str]] = []
-        ok = True
-        for n, (a, b) in enumerate(group):
-            rows = [[" ".join(c.split()) for c in ln.strip()[1:-1].split("│")]
-                    for ln in lines[a:b] if ln.lstrip().startswith("│")]
-            if not rows:
-                continue
-            if n == 0:
-                table = rows
-                continue
-            # where the grid's first row lies in the table so far: the last
-            # row it goes on with (cell by cell)
-            start = None
-            for j in range(len(table) - 1, -1, -1):
-                if len(table[j]) == len(rows[0]) and \
-                        all(_fuller(x, y) is not None for x, y in zip(table[j], rows[0])) and \
-                        any(y and _fuller(x, y) is not None for x, y in zip(table[j], rows[0])):
-                    start = j
-                    break
-            if start is None:
-                ok = False
-                break
-            for i, row in enumerate(rows):
-                k = start + i
-                if k >= len(table):
-                    table.append(row)
-                    continue
-                merged = [_fuller(x, y) for x, y in zip(table[k], row)]
-                if len(table[k]) != len(row) or any(m is None for m in merged):
-                    ok = False
-                    break
-                table[k] = merged  # type: ignore[assignment]
-            if not ok:
-                break
-        if not ok:
-            continue
-        a0, b1 = group[0][0], group[-1][1]
-        indent = lines[a0][:len(lines[a0]) - len(lines[a0].lstrip())]
-        body = [indent + "│ " + " │ ".join(r) + " │" for r in table]
-        drawn = [ln for ln in lines[a0:b1] if ln.strip()]
-        top = [ln for ln in drawn[:1] if ln.lstrip().startswith("┌")]
-        rule = next((ln for ln in drawn if ln.lstrip().startswith("├")), None)
-        grid = top + [x for r in body for x in ([r] if rule is None else [r, rule])]
-        if rule is not None:
-            grid.pop()
-        grid += [ln for ln in drawn[-1:] if ln.lstrip().startswith("└")]
-        out.extend(lines[at:a0])
-        out.extend(grid)
-        at = b1
-    out.extend(lines[at:])
-    return "\n".join(out)
 
 
 PROFILE = VibeProfile()
