@@ -24,6 +24,22 @@ class CastError(ValueError):
 MAX_COLS = 4000
 MAX_ROWS = 2000
 
+# The JSON scanner `json.loads` ends in: an event line as written (`[t, "o",
+# "..."]` and its newline, nothing around it) is read with one call to it, the
+# rest through `json.loads` (its errors and whitespace rules, unchanged).
+_SCAN_JSON = json.decoder.JSONDecoder().scan_once
+
+
+def _event_json(line: str) -> object:
+    if line[:1] == "[" and line[-2:] == "]\n":
+        try:
+            obj, end = _SCAN_JSON(line, 0)
+        except (StopIteration, ValueError, RecursionError):
+            return json.loads(line)
+        if end == len(line) - 1:
+            return obj
+    return json.loads(line)
+
 
 @dataclass(frozen=True, slots=True)
 class Event:
@@ -129,7 +145,7 @@ class CastReader:
             if not line.strip() or line.startswith("#"):
                 continue
             try:
-                ev = json.loads(line)
+                ev = _event_json(line)
                 if not isinstance(ev, list):
                     raise ValueError("not an event")
                 t, code, data = ev

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from operator import index as _index
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from collections.abc import Sequence
 from typing import Callable, Iterator
@@ -211,6 +211,16 @@ class Frame:
         return "\n".join(self.lines)
 
 
+_new_object = object.__new__
+#: the fields `FrameBuilder.take` sets on a frame it makes, in `Frame`'s order
+_FRAME_FIELDS = ("index", "time", "reason", "columns", "rows", "lines", "cursor", "cursor_hidden", "alternate",
+                 "scrolled", "inputs", "marks", "widths", "wrapped", "row_wrapped", "teletype_from",
+                 "scrolled_lines", "returned", "accepted", "cells", "links", "span_cache", "_styles", "memo")
+if tuple(f.name for f in fields(Frame)) != _FRAME_FIELDS or hasattr(Frame, "__post_init__"):
+    raise ImportError("screen.frames: FrameBuilder.take makes frames field by field; "
+                      "a field of Frame was added or moved (update _FRAME_FIELDS and take)")
+
+
 class FrameBuilder:
     """Feeds events to a `VirtualScreen` and collects frames."""
 
@@ -254,6 +264,8 @@ class FrameBuilder:
         Read from the screen's laid-out history when it keeps one; else the
         current width and no soft wraps.
         """
+        if not n:
+            return [], []
         s = self.screen
         lines = getattr(s, "history_lines", None)
         if lines is not None and len(lines) >= n:
@@ -265,10 +277,10 @@ class FrameBuilder:
         s = self.screen
         if s.alternate or getattr(s, "row_layout", None) is None:
             return []
-        # `row_layout()`'s wrap flags (each row's `Row.wrapped`), read without
-        # building a layout record per row: this runs for every main-screen frame
-        get = s.buffer.get
-        return [False if (row := get(y)) is None else bool(row.wrapped) for y in range(s.lines)]
+        # `row_layout()`'s wrap flags (each row's `Row.wrapped`), as the snapshot
+        # this frame was just taken with read them (only rows that changed):
+        # this runs for every main-screen frame
+        return s.snapshot_wrapped()
 
     def _take_links(self) -> list[tuple[str, str]]:
         """The screen's links closed since the last frame, handed over (a frame
@@ -286,7 +298,7 @@ class FrameBuilder:
         scrolled = s.history_since(base)
         self._hist_mark = s.history_total
         marks = [(total - base, why) for total, why in self._marks
-                 if 0 <= total - base <= len(scrolled) and not s.alternate]
+                 if 0 <= total - base <= len(scrolled) and not s.alternate] if self._marks else []
         if (not force and not scrolled and not self._inputs and lines == self._last_lines
                 and s.alternate == self._last_alt):
             self._dirty = False
@@ -295,15 +307,22 @@ class FrameBuilder:
         returned = s.history_returned - self._returned_mark
         self._returned_mark = s.history_returned
         widths, wrapped = self._scrolled_layout(len(scrolled))
-        self._ready.append(Frame(
-            index=self._count, time=self.now, reason=reason, columns=s.columns, rows=s.lines,
-            lines=lines, cells=cells if self.want_styles else [], cursor=(s.cursor.x, s.cursor.y), cursor_hidden=s.cursor.hidden,
-            alternate=s.alternate, scrolled=scrolled, inputs=self._inputs, span_cache=self._spans,
-            marks=marks, widths=widths, wrapped=wrapped, row_wrapped=self._row_wrapped(),
-            teletype_from=self._teletype_from(),
-            scrolled_lines=s.history_lines_since(base) if self.want_styles and scrolled else [],
-            returned=returned, accepted=[(x, a - s.history_total) for x, a in self._accepts],
-            links=self._take_links()))
+        cursor = s.cursor
+        # `Frame(...)` with every field given, made without the dataclass's
+        # __init__ (a frame per keystroke echo and spinner tick adds up);
+        # `_FRAME_FIELDS` checks at import that this names every field
+        f = _new_object(Frame)
+        f.__dict__ = {
+            "index": self._count, "time": self.now, "reason": reason, "columns": s.columns, "rows": s.lines,
+            "lines": lines, "cursor": (cursor.x, cursor.y), "cursor_hidden": cursor.hidden,
+            "alternate": s.alternate, "scrolled": scrolled, "inputs": self._inputs, "marks": marks,
+            "widths": widths, "wrapped": wrapped, "row_wrapped": self._row_wrapped(),
+            "teletype_from": self._teletype_from(),
+            "scrolled_lines": s.history_lines_since(base) if self.want_styles and scrolled else [],
+            "returned": returned, "accepted": [(x, a - s.history_total) for x, a in self._accepts] if self._accepts else [],
+            "cells": cells if self.want_styles else [], "links": self._take_links(), "span_cache": self._spans,
+            "_styles": None, "memo": {}}
+        self._ready.append(f)
         self._accepts = []
         self._count += 1
         self._inputs = []
@@ -375,6 +394,12 @@ class FrameBuilder:
         s = self.screen
         keep = s.history.maxlen or 10_000
         step = max(64, min(self._SLICE, keep // 2))  # a slice scrolls at most `step` rows
+        if len(data) <= step:  # most writes: one slice (none when empty)
+            if data:
+                s.feed(data)
+                if s.history_total - self._hist_mark >= keep - 2 * step and not s.synchronized:
+                    self.take("history")
+            return
         for i in range(0, len(data), step):
             s.feed(data[i:i + step])
             if s.history_total - self._hist_mark >= keep - 2 * step and not s.synchronized:
@@ -418,6 +443,9 @@ class FrameBuilder:
         CHA, EL), is the same program drawing on (an inline renderer's rows
         joined by CR LF, then the next row placed with CHA): no frame, or one
         would be taken mid-render only where an event happened to start."""
+        s = self.screen
+        if self._plain_from[0] != 0 or s.alternate or s.synchronized:  # type: ignore[index]
+            return 0  # (asked below too, before any scan: the common answer)
         j = data.find("\x1b")
         while j >= 0:
             m = _ESC_AT.match(data, j)
@@ -485,7 +513,8 @@ class FrameBuilder:
             data, self._carry = data[:cut.start()], data[cut.start():]
         pos = 0
         for m in _STATE_END.finditer(data):
-            if m.group("wipe"):
+            kind = m.lastgroup  # the alternative matched (the named groups hold no others)
+            if kind == "wipe":
                 if m.start() > pos:
                     feed(data[pos:m.start()])
                     pos = m.start()
@@ -495,13 +524,13 @@ class FrameBuilder:
                 pos = m.end()
                 if m.group().count("\x1b[2K") >= self.screen.lines - 1:
                     self._mark("clear")
-            elif m.group("home"):
+            elif kind == "home":
                 if m.start() > pos:
                     feed(data[pos:m.start()])
                     pos = m.start()
                 if self._dirty and not self.screen.synchronized:
                     self.take("home")
-            elif m.group("accept"):
+            elif kind == "accept":
                 if m.start() > pos:
                     feed(data[pos:m.start()])
                     pos = m.start()
@@ -509,12 +538,12 @@ class FrameBuilder:
                     s = self.screen
                     self._accepts.append((s.cursor.x, s.history_total + s.cursor.y))
                     self.take("accept")
-            elif m.group("resume"):
+            elif kind == "resume":
                 if m.start() > pos:
                     feed(data[pos:m.start()])
                     pos = m.start()
                 self._resume()
-            elif m.group("up"):
+            elif kind == "up":
                 if m.start() > pos:
                     feed(data[pos:m.start()])
                     pos = m.start()
@@ -527,7 +556,7 @@ class FrameBuilder:
                     # running tool group's call, was in no frame otherwise when
                     # no pause followed it).
                     self.take("render")
-            elif m.group("show"):
+            elif kind == "show":
                 feed(data[pos:m.end()])
                 pos = m.end()
                 if not self.screen.synchronized:

@@ -66,14 +66,27 @@ _ROW_GETTERS: dict[int, Callable[[Any], tuple]] = {}
 
 def row_cells(line: dict[int, Char], columns: int) -> tuple[Char, ...]:
     """The row's cells as an immutable tuple (a cheap snapshot; blanks filled in)."""
-    if len(line) < columns:
-        # A sparse row: reading the blanks through `__missing__` (Python) costs
-        # more than asking for every column with a default.
-        return tuple(map(line.get, range(columns), repeat(line.default, columns)))  # type: ignore[attr-defined]
     getter = _ROW_GETTERS.get(columns)
     if getter is None:
         getter = _ROW_GETTERS[columns] = itemgetter(*range(columns)) if columns > 1 else (lambda d: (d[0],))
+    if len(line) < columns:
+        # A sparse row (an erase to the end of the line drops cells): its
+        # cells laid over a whole row of its blank, then read in one call
+        # (reading the blanks through `__missing__` runs Python per cell; a
+        # `get` with a default per column costs twice this)
+        default = line.default  # type: ignore[attr-defined]
+        blank = _BLANK_ROWS.get((columns, id(default)))
+        if blank is None or blank[0] is not default:
+            if len(_BLANK_ROWS) >= 64:
+                _BLANK_ROWS.clear()
+            blank = _BLANK_ROWS[(columns, id(default))] = (default, dict.fromkeys(range(columns), default))
+        return getter({**blank[1], **line})
     return getter(line)
+
+
+#: (columns, id of a row's blank) -> (that blank, a row of it: column -> blank);
+#: the blank is kept so its id is not reused while the entry lives
+_BLANK_ROWS: dict[tuple[int, int], tuple[Char, dict[int, Char]]] = {}
 
 
 def cells_text(cells: tuple[Char, ...]) -> str:
@@ -550,6 +563,7 @@ class VirtualScreen(pyte.Screen):
         self._main_saved: tuple[Any, Cursor, list, int, int] | None = None
         self._snap: list[tuple[Char, ...] | None] = []
         self._snap_text: list[str] = []
+        self._snap_wrapped: list[bool] = []  # per row, `Row.wrapped` as of the last snapshot
         self._snap_cols = 0
         # row snapshots by their text: equal rows are one tuple (see `snapshot_with_text`)
         self._rows_seen: dict[str, tuple[Char, ...]] = {}
@@ -791,6 +805,7 @@ class VirtualScreen(pyte.Screen):
         while i < n:
             if cursor.x >= cols:
                 self.buffer[cursor.y].wrapped = True
+                self.dirty.add(cursor.y)  # its wrap flag changed (`snapshot_with_text` reads it)
                 self.carriage_return()
                 self.linefeed()
             x = cursor.x
@@ -844,6 +859,7 @@ class VirtualScreen(pyte.Screen):
                     # a wide char that does not fit goes to the next row and
                     # leaves the cell it could not use as it was (tmux)
                     line.wrapped = True
+                    self.dirty.add(cursor.y)  # its wrap flag changed
                     self.carriage_return()
                     self.linefeed()
                     line = self.buffer[cursor.y]  # the linefeed may have scrolled
@@ -1003,6 +1019,7 @@ class VirtualScreen(pyte.Screen):
             row = self.buffer.get(y)
             if row is not None and row.wrapped:
                 row.wrapped = False
+                self.dirty.add(y)  # its wrap flag changed
         elif y == -1 and self.scrollback and self.scrollback[-1].wrapped:
             last = self.scrollback[-1]
             # A copy: the engine history keeps the row as it was drawn.
@@ -1696,11 +1713,12 @@ class VirtualScreen(pyte.Screen):
     def snapshot_with_text(self) -> tuple[list[tuple[Char, ...] | None], list[str]]:
         """`snapshot()` and the rows' text, both kept up to date incrementally."""
         buf, cols, rows = self.buffer, self.columns, self.lines
-        snap, texts = self._snap, self._snap_text
+        snap, texts, wraps = self._snap, self._snap_text, self._snap_wrapped
         rows_seen = self._rows_seen
-        if len(snap) != rows or self._snap_cols != cols:
+        if len(snap) != rows or self._snap_cols != cols or len(wraps) != rows:
             snap = self._snap = [None] * rows
             texts = self._snap_text = [""] * rows
+            wraps = self._snap_wrapped = [False] * rows
             self._snap_cols = cols
             dirty: Any = range(rows)
         else:
@@ -1708,6 +1726,8 @@ class VirtualScreen(pyte.Screen):
         for y in dirty:
             if y < rows:
                 line = buf.get(y)
+                # every change of a row's wrap flag marks the row dirty
+                wraps[y] = False if line is None else bool(line.wrapped)
                 if line:
                     cells = row_cells(line, cols)
                     old = snap[y]
@@ -1735,6 +1755,11 @@ class VirtualScreen(pyte.Screen):
                     snap[y], texts[y] = None, ""
         self.dirty.clear()
         return list(snap), list(texts)
+
+    def snapshot_wrapped(self) -> list[bool]:
+        """Per visible row, `Row.wrapped`, as of the last `snapshot_with_text`
+        (kept with it, row by row, where the screen marked rows dirty)."""
+        return list(self._snap_wrapped)
 
     def fresh_snapshot(self) -> list[tuple[Char, ...] | None]:
         """Like `snapshot`, re-reading every cell the plain way (the reference for tests)."""

@@ -15,7 +15,7 @@ from hypothesis import given, settings, strategies as st
 from screen.parser import compile_sgr, compile_sgr_params
 from pyte.screens import Char
 
-from screen.vscreen import _BLANK, Row, VirtualScreen, _NoWrapRow
+from screen.vscreen import _BLANK, Row, VirtualScreen, _NoWrapRow, row_cells
 
 COMPONENT = st.one_of(st.integers(0, 999), st.sampled_from([0, 2, 5, 58, 255, 256]))
 
@@ -277,3 +277,38 @@ def test_a_run_of_private_modes_is_one_token():
     assert tokens[0] == (_G["priv"], "\x1b[?25l\x1b[?7l")
     assert tokens[2] == (_G["priv"], "\x1b[?7h\x1b[?12l\x1b[?25h")
     assert tokens[-1] == (_G["tail"], "\x1b[?2")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(ESCAPE, TEXT, st.booleans()), min_size=1, max_size=30), st.integers(3, 16),
+       st.integers(2, 6), st.lists(st.tuples(st.integers(0, 29), st.integers(3, 16), st.integers(2, 6)), max_size=2))
+def test_snapshot_wrap_flags_are_the_rows_wrap_flags(pieces, cols, rows, resizes):
+    # `snapshot_wrapped` keeps each row's `Row.wrapped` as of the last snapshot,
+    # re-read only on rows marked dirty: every change of a flag (a write past the
+    # edge, a wide character pushed to the next row, an erase or scroll that
+    # unwraps) must mark its row. Snapshots are taken between some writes only.
+    s = VirtualScreen(cols, rows, scrollback=20)
+    at = {i: (c, r) for i, c, r in resizes}
+    for i, (esc, text, snap) in enumerate(pieces):
+        s.feed(esc + text)
+        if i in at:
+            s.resize(columns=at[i][0], lines=at[i][1])
+        if snap or i == len(pieces) - 1:
+            s.snapshot_with_text()
+            want = [False if (r := s.buffer.get(y)) is None else bool(r.wrapped) for y in range(s.lines)]
+            assert s.snapshot_wrapped() == want
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.integers(1, 130), st.lists(st.tuples(st.integers(0, 135), st.sampled_from("ab ")), max_size=140),
+       st.sampled_from(["default", "red"]))
+def test_a_sparse_row_reads_as_every_column_read(cols, cells, bg):
+    # `row_cells` lays a row with missing cells over a row of its blank: the
+    # same cells, the very same objects, as reading each column with the blank
+    # for a missing one (the blank differs per row: an erase in a colour).
+    row = Row(Char(" ", bg=bg))
+    for x, ch in cells:
+        row[x] = Char(ch)
+    got = row_cells(row, cols)
+    want = tuple(row.get(x, row.default) for x in range(cols))
+    assert got == want and all(a is b for a, b in zip(got, want))
