@@ -19,6 +19,7 @@ Screen anatomy:
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Callable, Iterable, Iterator
 
 import regex
@@ -100,6 +101,7 @@ def _pill(ln: str) -> bool:
 # transcript · ctrl+o to toggle · ctrl+e to show all", after "working · "
 # while an answer streams.
 DETAILED_FOOTER = regex.compile(r"^\s*(?:\w+\s+·\s+)?Showing detailed transcript\b")
+_DETAILED = "Showing detailed transcript"  # every DETAILED_FOOTER row holds it
 #: characters markdown marks a prompt with, dropped when Claude Code echoes it rendered
 MD_MARKS_TEXT = "#*_`~>"
 MD_MARKS = frozenset(MD_MARKS_TEXT)
@@ -179,17 +181,24 @@ class ClaudeCodeProfile(ChromeProfile):
     )
 
     # -- regions ----------------------------------------------------------
-    def _input_box_top(self, lines: list[str]) -> int | None:
-        """Row of the input box's top rule (the last pair of full-width rules)."""
-        rules = [i for i, ln in enumerate(lines) if _RULE_RUN in ln and RULE.match(ln)]
+    def _input_box_top(self, lines: list[str], rules: list[int] | None = None) -> int | None:
+        """Row of the input box's top rule (the last pair of full-width rules);
+        `rules`: the rows of `lines` that are rules (`_rule_rows`), when known."""
+        if rules is None:
+            rules = _rule_rows(lines)
         for a, b in zip(reversed(rules[:-1]), reversed(rules[1:])):
             if 1 <= b - a <= 12:
                 return a
         return None
 
     @per_frame
+    def _frame_rules(self, frame: Frame) -> list[int]:
+        """The frame's full-width rule rows (`_rule_rows`), read once per frame."""
+        return _rule_rows(frame.lines)
+
+    @per_frame
     def _frame_box_top(self, frame: Frame) -> int | None:
-        return self._input_box_top(frame.lines)
+        return self._input_box_top(frame.lines, self._frame_rules(frame))
 
     @per_frame
     def viewport(self, frame: Frame) -> tuple[int, int] | None:
@@ -494,26 +503,28 @@ class ClaudeCodeProfile(ChromeProfile):
         between the box's two rules, `❯ ` and the indent left out, are kept
         by their text without marks and spacing for make_turn."""
         lines = frame.lines
-        for y in range(len(lines) - 2):
-            if not (_RULE_RUN in lines[y] and RULE.match(lines[y]) and PROMPT_ROW.match(lines[y + 1])):
+        rules = self._frame_rules(frame)
+        for i, y in enumerate(rules):
+            if y >= len(lines) - 2 or not PROMPT_ROW.match(lines[y + 1]):
                 continue
-            end = next((k for k in range(y + 2, min(len(lines), y + 40))
-                        if _RULE_RUN in lines[k] and RULE.match(lines[k])), None)
+            # the next rule row below (the prompt row at y + 1 is none)
+            end = rules[i + 1] if i + 1 < len(rules) and rules[i + 1] < min(len(lines), y + 40) else None
             if end is None:
                 return
-            rows = [lines[y + 1][2:].rstrip()] + [ln[2:].rstrip() if ln.startswith("  ") else ln.rstrip()
-                                                   for ln in lines[y + 2:end]]
-            text = "".join(rows)
-            if not MD_MARKS.isdisjoint(text):  # a box without marks teaches nothing
-                key = _markless(text)
-                if key:
-                    self._boxed[key] = rows
-            elif len(rows) > 1 and not text.isascii():
-                # ... but where its rows end: Chinese or Japanese rows of the echo
-                # may look wrapped (`_join_wide_wraps`), the box's width is known
-                key = _markless(text)
-                if key:
-                    self._wide_box[key] = (rows, frame.columns)
+            # the same box drawn again (every keystroke, every spinner tick
+            # repaints it) is read once: what it teaches is kept by its rows
+            box = tuple(lines[y + 1:end])
+            got = _BOX_MEMO.get(box)
+            if got is None:
+                got = _BOX_MEMO[box] = _box_lesson(box)
+                if len(_BOX_MEMO) > 4096:
+                    _BOX_MEMO.clear()
+                    _BOX_MEMO[box] = got
+            kind, key, rows = got
+            if kind == "boxed":
+                self._boxed[key] = list(rows)
+            elif kind == "wide":
+                self._wide_box[key] = (list(rows), frame.columns)
             return
 
     def transcript(self, frames: Iterable[Frame]) -> list[TLine]:
@@ -532,7 +543,7 @@ class ClaudeCodeProfile(ChromeProfile):
                     key = _markless(_FENCE_ROW.sub("", sent))
                     if key:
                         self._pasted[key] = sent
-                if not f.alternate and any(DETAILED_FOOTER.match(ln) for ln in f.lines[-3:]):
+                if not f.alternate and any(_DETAILED in ln and DETAILED_FOOTER.match(ln) for ln in f.lines[-3:]):
                     f = _without_history(f)
                 self._learn_echo_marks(f)
                 self._learn_box(f)
@@ -697,6 +708,9 @@ def _answers_without_marker(labeled: list[Labeled]) -> None:
 def _fresh_clear(lines: list[str], end: int) -> bool:
     """The full-screen view right after `/clear`: the header, then the
     command's echo and nothing under it but its output row."""
+    # the echo (`❯ /clear`) is a row above `end`: most views hold none
+    if not any(ln.startswith("❯ /") for ln in lines[:end]):
+        return False
     y = 0
     while y < end and not lines[y].strip():
         y += 1
@@ -1037,7 +1051,7 @@ def _drawn_wider(frame: Frame) -> bool:
     redraw at the real width follows.
     """
     wrapped = frame.row_wrapped
-    if not wrapped:
+    if not wrapped or True not in wrapped:  # most frames wrap no row
         return False
     return any(w and _RULE_RUN in ln and RULE.match(ln) for ln, w in zip(frame.lines, wrapped))
 
@@ -1332,13 +1346,44 @@ def _typed_markdown(echo: str, rows: list[str]) -> str | None:
 _FENCE_ROW = regex.compile(r"(?m)^[ \t]*(?:```|~~~)[^\n`]*$")
 
 
+@functools.lru_cache(maxsize=4096)
 def _markless(text: str) -> str:
     """A prompt's text without markdown marks or spacing: the key under which
-    its echo, its input box and its turn find each other."""
+    its echo, its input box and its turn find each other. (Kept per text: the
+    last echo is read again on every frame.)"""
     return "".join(text.translate(_NO_MARKS).split())  # split(): at what isspace() is
 
 
 _NO_MARKS = str.maketrans("", "", MD_MARKS_TEXT)
+
+
+def _rule_rows(lines: list[str]) -> list[int]:
+    """The rows that are full-width rules (`RULE`), top down."""
+    return [i for i, ln in enumerate(lines) if _RULE_RUN in ln and RULE.match(ln)]
+
+
+def _box_lesson(box: tuple[str, ...]) -> tuple[str | None, str, tuple[str, ...]]:
+    """What the input box's rows (`❯ ` row first, down to the rule below) teach
+    `_learn_box`: ("boxed", key, rows) for a text with markdown marks, ("wide",
+    key, rows) for a wrapped one with wide characters, else (None, "", ())."""
+    rows = (box[0][2:].rstrip(),) + tuple(ln[2:].rstrip() if ln.startswith("  ") else ln.rstrip()
+                                         for ln in box[1:])
+    text = "".join(rows)
+    if not MD_MARKS.isdisjoint(text):  # a box without marks teaches nothing
+        key = _markless(text)
+        if key:
+            return "boxed", key, rows
+    elif len(rows) > 1 and not text.isascii():
+        # ... but where its rows end: Chinese or Japanese rows of the echo
+        # may look wrapped (`_join_wide_wraps`), the box's width is known
+        key = _markless(text)
+        if key:
+            return "wide", key, rows
+    return None, "", ()
+
+
+#: `_box_lesson` per input box drawn (its rows), shared by replays (a pure function of the rows)
+_BOX_MEMO: dict[tuple[str, ...], tuple[str | None, str, tuple[str, ...]]] = {}
 
 
 def _without_history(frame: Frame) -> Frame:
@@ -1490,10 +1535,12 @@ def _still_mascot(lines: list[str], end: int) -> list[str]:
     head = next((y for y, ln in enumerate(lines[:min(end, 8)]) if "Claude Code v" in ln), None)
     if head is None:
         return lines
-    out = list(lines)
+    out = lines  # copied when a row changes
     for y in range(max(0, head - 1), min(end, head + 4)):
         ln = out[y]
         if len(ln) > _MASCOT_COLS + 1 and set(ln[:_MASCOT_COLS + 1]) <= _MASCOT and ln[:_MASCOT_COLS + 1].strip():
+            if out is lines:
+                out = list(lines)
             out[y] = " " * (_MASCOT_COLS + 1) + ln[_MASCOT_COLS + 1:]
     return out
 

@@ -813,6 +813,10 @@ def _blank_outside(frame: Frame, base: int, lo: int | None, hi: int | None) -> F
     if frame.alternate:
         return frame
     first = base - len(frame.scrolled)
+    # rows sit at first .. base + len(lines) - 1 (scrolled lines, then the screen's):
+    # when the lowest and the highest are kept, every one is
+    if (lo is None or first > lo) and (hi is None or base + len(frame.lines) - 1 < hi):
+        return frame
     keep = (lambda a: (lo is None or a > lo) and (hi is None or a < hi))
     kept = [i for i in range(len(frame.scrolled)) if keep(first + i)]
     rows = [keep(base + y) for y in range(len(frame.lines))]

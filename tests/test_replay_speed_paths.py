@@ -10,14 +10,24 @@
   the character-by-character reading.
 - `screen.memo.IdentityMemo` keeps an answer by the identity of a row
   snapshot: an equal tuple that is another object is worked out again.
+- `screen.cast` reads an event line with the JSON scanner alone: what
+  `json.loads` reads, and its errors; `FrameBuilder.take` makes frames
+  field by field: what `Frame(...)` makes; Claude Code's input box is read
+  once per set of rows: a box drawn again teaches its rows again.
 """
 from __future__ import annotations
+
+import json
+from dataclasses import fields
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agents_chrome.claude_code import MD_MARKS, SCROLLED_PILL, _markless, _pill
 from agents_chrome.transcript import _covered
+from screen.cast import CastReader, _event_json
+from screen.frames import _FRAME_FIELDS, Frame, iter_frames
 from screen.memo import IdentityMemo
 
 
@@ -128,3 +138,57 @@ def test_identity_memo_answers_by_the_object_not_its_value():
     for k in range(4):  # full: everything goes at once
         memo.get(row, k, work, row)
     assert len(memo) <= 4
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(
+    st.tuples(st.floats(allow_nan=True, allow_infinity=True), st.sampled_from(["o", "i", "r", "m"]),
+              st.text(max_size=20)).map(lambda e: json.dumps(list(e)) + "\n"),
+    st.text(alphabet='[]"0123456789.,oi \\nu\t\r', max_size=24).map(lambda t: t + "\n"),
+    st.sampled_from(['[1, "o", "a"] x\n', '[1, "o", "\\ud800"]\n', '[1,\n', '[1, "o", "a"]', '\ufeff[1, "o", "a"]\n',
+                     '[1, "o", "a"]\r\n', ' [1, "o", "a"]\n', '[1, "o", "a"]  \n', '[1e400, "o", ""]\n'])))
+def test_an_event_line_reads_as_json_loads_reads_it(line):
+    # `screen.cast` reads an event line with the JSON scanner alone when it is
+    # one array and its newline; anything else goes through `json.loads`: the
+    # same value, or the same error.
+    def read(fn):
+        try:
+            return ("ok", fn(line))
+        except (ValueError, RecursionError) as e:
+            return (type(e).__name__, str(e))
+    got, want = read(_event_json), read(json.loads)
+    assert got[0] == want[0]
+    if got[0] == "ok":
+        assert json.dumps(got[1]) == json.dumps(want[1])
+    else:
+        assert got == want
+
+
+def test_frames_made_field_by_field_are_frames_made_by_init():
+    # `FrameBuilder.take` makes a frame without the dataclass's __init__: every
+    # field, no memo carried over, the same frame `Frame(...)` would be.
+    cast = sorted(Path(__file__).resolve().parent.parent.glob("recordings/claude-code/*/session.cast"))[0]
+    with CastReader(cast) as r:
+        frames = list(iter_frames(r))
+    assert frames
+    for f in frames:
+        made = Frame(**{x.name: getattr(f, x.name) for x in fields(Frame) if x.init})
+        assert made == f and vars(made).keys() == vars(f).keys() and f.memo == {}
+    assert len({id(f.memo) for f in frames}) == len(frames)
+    assert tuple(x.name for x in fields(Frame)) == _FRAME_FIELDS
+
+
+def test_an_input_box_drawn_again_teaches_what_it_taught():
+    # Claude Code's `_learn_box` keeps what a box teaches by its rows: the same
+    # rows drawn again (a keystroke elsewhere, a spinner) set the key again,
+    # so a box drawn as A, then B (same key), then A again leaves A's rows.
+    from agents_chrome.claude_code import ClaudeCodeProfile
+    rule = "─" * 40
+    a = [rule, "❯ make it **bold**", rule]
+    b = [rule, "❯ make it *bold*", rule]
+    p = ClaudeCodeProfile()
+    p._boxed, p._wide_box = {}, {}
+    for n, rows in enumerate((a, b, a)):
+        p._learn_box(Frame(index=n, time=float(n), reason="quiet", columns=40, rows=len(rows), lines=rows,
+                           cursor=(0, 0), cursor_hidden=False, alternate=False, scrolled=[]))
+    assert p._boxed == {"makeitbold": ["make it **bold**"]}
