@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+from itertools import repeat
 from typing import Callable, Iterable, Iterator
 
 import regex
@@ -568,16 +569,24 @@ class ClaudeCodeProfile(ChromeProfile):
         if top is None:
             return
         lines = frame.lines
-        panel = _task_panel(lines, top)
-        echo = next((ln for ln in reversed(lines[1 if self._scrolled(frame) else 0:panel])
-                     if ln.startswith("❯ ")), None)
-        if echo is not None:
-            self._last_echo = _markless(echo[2:])
-        for ln in lines[panel:top]:
-            if TASK_ROW.match(ln):
-                task = TASK_ROW_TEXT.sub("", ln).strip()
-                if task and task not in self._tasks:
-                    self._tasks[task] = (frame.time, self._last_echo)
+        scrolled = self._scrolled(frame)
+        # what the rows above the box show (the last echo's key, the tasks listed)
+        # is read once per such rows: the same rows come back frame after frame
+        key = (tuple(lines[:top]), scrolled)
+        got = _TASKS_SEEN.get(key)
+        if got is None:
+            panel = _task_panel(lines, top)
+            echo = next((ln for ln in reversed(lines[1 if scrolled else 0:panel]) if ln.startswith("❯ ")), None)
+            tasks = [TASK_ROW_TEXT.sub("", ln).strip() for ln in lines[panel:top] if TASK_ROW.match(ln)]
+            if len(_TASKS_SEEN) > 4096:
+                _TASKS_SEEN.clear()
+            got = _TASKS_SEEN[key] = (_markless(echo[2:]) if echo is not None else None, tuple(t for t in tasks if t))
+        echo_key, tasks = got
+        if echo_key is not None:
+            self._last_echo = echo_key
+        for task in tasks:
+            if task not in self._tasks:
+                self._tasks[task] = (frame.time, self._last_echo)
 
     def reconstruct(self, frames: Iterable[Frame], header: object = None) -> tuple[list[Turn], list[Labeled]]:
         self._last_echo = ""
@@ -709,7 +718,7 @@ def _fresh_clear(lines: list[str], end: int) -> bool:
     """The full-screen view right after `/clear`: the header, then the
     command's echo and nothing under it but its output row."""
     # the echo (`❯ /clear`) is a row above `end`: most views hold none
-    if not any(ln.startswith("❯ /") for ln in lines[:end]):
+    if not any(map(str.startswith, lines[:end], repeat("❯ /"))):
         return False
     y = 0
     while y < end and not lines[y].strip():
@@ -1358,8 +1367,25 @@ _NO_MARKS = str.maketrans("", "", MD_MARKS_TEXT)
 
 
 def _rule_rows(lines: list[str]) -> list[int]:
-    """The rows that are full-width rules (`RULE`), top down."""
-    return [i for i, ln in enumerate(lines) if _RULE_RUN in ln and RULE.match(ln)]
+    """The rows that are full-width rules (`RULE`), top down (each row text
+    tested once: nearly every row of a frame was a row of the frame before)."""
+    seen = _RULE_SEEN
+    if len(seen) > 8192:
+        seen.clear()
+    return [i for i, ln in enumerate(lines) if (seen[ln] if ln in seen else _is_rule(ln))]
+
+
+def _is_rule(ln: str) -> bool:
+    got = _RULE_SEEN[ln] = bool(_RULE_RUN in ln and RULE.match(ln))
+    return got
+
+
+#: (rows above the input box, scrolled back) -> (the last echo's key or None, the
+#: tasks listed): what `_learn_tasks` reads of them
+_TASKS_SEEN: dict[tuple[tuple[str, ...], bool], tuple[str | None, tuple[str, ...]]] = {}
+
+#: row text -> it is a full-width rule (`_rule_rows`)
+_RULE_SEEN: dict[str, bool] = {}
 
 
 def _box_lesson(box: tuple[str, ...]) -> tuple[str | None, str, tuple[str, ...]]:
@@ -1511,7 +1537,7 @@ def _menu_top(lines: list[str], end: int) -> int:
     y = end - 1
     while y >= 0:
         ln = lines[y]
-        if SLASH_ENTRY.match(ln):
+        if "/" in ln and SLASH_ENTRY.match(ln):
             top = y
         elif not (ln.startswith(" " * 8) and ln.strip()):
             break
@@ -1537,12 +1563,20 @@ def _still_mascot(lines: list[str], end: int) -> list[str]:
         return lines
     out = lines  # copied when a row changes
     for y in range(max(0, head - 1), min(end, head + 4)):
-        ln = out[y]
-        if len(ln) > _MASCOT_COLS + 1 and set(ln[:_MASCOT_COLS + 1]) <= _MASCOT and ln[:_MASCOT_COLS + 1].strip():
+        still = _stilled(out[y])
+        if still is not None:
             if out is lines:
                 out = list(lines)
-            out[y] = " " * (_MASCOT_COLS + 1) + ln[_MASCOT_COLS + 1:]
+            out[y] = still
     return out
+
+
+@functools.lru_cache(maxsize=1024)
+def _stilled(ln: str) -> str | None:
+    """`ln` with the mascot's columns blank, when they hold the mascot; else None."""
+    if len(ln) > _MASCOT_COLS + 1 and set(ln[:_MASCOT_COLS + 1]) <= _MASCOT and ln[:_MASCOT_COLS + 1].strip():
+        return " " * (_MASCOT_COLS + 1) + ln[_MASCOT_COLS + 1:]
+    return None
 
 
 def _join_reflowed(lines: list[TLine]) -> list[TLine]:

@@ -602,6 +602,16 @@ class FrameBuilder:
         if s.alternate:
             return False
         y, last = s.cursor.y, s.lines - 1
+        key = (run, y, last)  # an inline renderer writes the same runs from the same rows
+        got = _REACHES_TOP.get(key)
+        if got is None:
+            if len(_REACHES_TOP) > 4096:
+                _REACHES_TOP.clear()
+            got = _REACHES_TOP[key] = self._run_reaches_top(run, y, last)
+        return got
+
+    @staticmethod
+    def _run_reaches_top(run: str, y: int, last: int) -> bool:
         for n, op in _MOVES.findall(run):
             k = int(n or 1) or 1
             if op == "A":
@@ -625,6 +635,10 @@ class FrameBuilder:
     def drain(self) -> list[Frame]:
         out, self._ready = self._ready, []
         return out
+
+
+#: (run, cursor row, last row) -> the run takes the cursor to the top row (`_reaches_top`)
+_REACHES_TOP: dict[tuple[str, int, int], bool] = {}
 
 
 def _first_drawn(data: str, in_string: bool = False) -> tuple[int | None, bool]:

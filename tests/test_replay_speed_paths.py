@@ -192,3 +192,21 @@ def test_an_input_box_drawn_again_teaches_what_it_taught():
         p._learn_box(Frame(index=n, time=float(n), reason="quiet", columns=40, rows=len(rows), lines=rows,
                            cursor=(0, 0), cursor_hidden=False, alternate=False, scrolled=[]))
     assert p._boxed == {"makeitbold": ["make it **bold**"]}
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(["$", "#", "%", "❯", ">", " ", "a", "─", "~", ":", "@", "日", "\t"]), max_size=160)
+       .map("".join))
+def test_prompt_match_is_the_prompt_regex(text):
+    # the shell's prompt regex is asked only of a text holding a marker where
+    # a prompt's can be (its first 124 characters): the same answer
+    from agents_chrome.shell import PROMPT, _prompt_match
+    got, want = _prompt_match(text), PROMPT.match(text)
+    assert (got and got.groups()) == (want and want.groups())
+
+
+def test_prompt_match_finds_the_marker_at_the_farthest_place_it_can_be():
+    from agents_chrome.shell import PROMPT, _prompt_match
+    for text in ("x" * 121 + "$ ls", "x" * 122 + "> ls", "x" * 122 + "$ ls", "x" * 123 + "> ls", "─" * 200):
+        got, want = _prompt_match(text), PROMPT.match(text)
+        assert (got and got.groups()) == (want and want.groups())
