@@ -765,6 +765,33 @@ class CodexProfile(ChromeProfile):
                 j += 1
             if j < n and labeled[j].kind == "cont" and regex.match(r"^\s{4}\S", labeled[j].line.text):
                 labeled[j].kind, labeled[j].rule, labeled[j].body = "tool_result", "output-cut", labeled[j].line.text.strip()
+        # `• Running <cmd>` is a call's status while it runs or while its
+        # approval waits; the call then settles to `• Ran <cmd>`, in place or
+        # further down (after the approval's decision, after calls run beside
+        # it), and the status row may stay in the history above. A `Running`
+        # row left as an answer whose command a later `• Ran` row of the same
+        # turn names is that status: chrome.
+        ran: dict[str, list[int]] = {}
+        for k, lb in enumerate(labeled):
+            if lb.rule == "ran":
+                ran.setdefault(regex.sub(r"^[•◦]\s+Ran\s+", "", lb.line.text).strip(), []).append(k)
+        if ran:
+            turn_end = n
+            for k in range(n - 1, -1, -1):
+                lb = labeled[k]
+                if lb.kind == "user":
+                    turn_end = k
+                    continue
+                m = RUNNING_ROW.match(lb.line.text) if lb.rule == "answer" else None
+                if m is None:
+                    continue
+                if not any(k < at < turn_end for at in ran.get(m.group("cmd").strip(), ())):
+                    continue
+                lb.kind, lb.rule, lb.body = "chrome", "running-status", ""
+                j = k + 1
+                while j < n and labeled[j].kind == "cont" and regex.match(r"^  \S", labeled[j].line.text):
+                    labeled[j].kind, labeled[j].rule, labeled[j].body = "chrome", "running-status", ""
+                    j += 1
         # `└` rows under `• Explored` are calls, not output.
         group = None
         for lb in labeled:

@@ -16,13 +16,17 @@ at the new width; the Chinese prompt's first row holds other characters at
 68 columns than at 70. Before this round the older copy stayed: every prompt
 came back twice (user turns 24 for 13 in the probe, asst_prec 0.571).
 
-h16-cx-approve-resize-alt-104x31 (alternate screen, 4 prompts, approvals,
-reasoning summaries): the window is resized while an approval waits. The
-rows before the resize end with `• Running <cmd>`; after it the approval is
-left as `✔ You approved codex to run <cmd> this time` and the call settles
-to `• Ran <cmd>`. Before this round the layouts were joined on the approval
-row (it quotes the command): the call came back as an answer `Running <cmd>
-this time`. An answer opening with a table also holds a nested quote.
+h16-cx-approve-resize-alt-106x30 (alternate screen, 3 prompts, approvals,
+reasoning summaries): an approval asked beside two other calls (they run
+while it waits): its `• Running <cmd>` row stays in the history above the
+approval's decision and the calls, and the call is drawn again further down
+as `• Ran <cmd>`; before this round the stale row came back as an answer.
+Then the window is resized while a second approval waits. The rows before
+the resize end with `• Running <cmd>`; after it the approval is left as
+`✔ You approved codex to run <cmd> this time` and the call settles to `• Ran
+<cmd>`. Before this round the layouts were joined on the approval row (it
+quotes the command): the call came back as an answer `Running <cmd> this
+time`. An answer opening with a table also holds a nested quote.
 """
 from __future__ import annotations
 
@@ -37,7 +41,7 @@ from agents_chrome.replay import replay, replay_cast
 from tests.conftest import RECORDINGS, cast_events, cli_replay, truth_turns, typed_prompts
 
 REPRINT = RECORDINGS / "codex" / "h16-cx-reprint-cjk-na-70x33"
-APPROVE = RECORDINGS / "codex" / "h16-cx-approve-resize-alt-104x31"
+APPROVE = RECORDINGS / "codex" / "h16-cx-approve-resize-alt-106x30"
 HAN = regex.compile(r"[\p{Han}\p{Hangul}]")
 
 
@@ -91,6 +95,8 @@ def test_a_table_drawn_as_records_keeps_its_wide_cells_whole(tmp_path: Path) -> 
 # ---------------------------------------------------------------- approval + resize
 @pytest.mark.parametrize("screen_only", [False, True])
 def test_the_approved_call_is_a_call_after_a_resize_at_the_approval(screen_only: bool) -> None:
+    # each approved command is a call, once; no `Running <cmd>` status row
+    # (stale, or joined to the approval row) comes back as an answer
     turns = cli_replay(APPROVE, "codex", screen_only)["turns"]
     truth = truth_turns(APPROVE)
     approved = [t["input"]["cmd"] for t in truth if t["role"] == "tool_call"
@@ -98,7 +104,7 @@ def test_the_approved_call_is_a_call_after_a_resize_at_the_approval(screen_only:
     assert len(approved) == 2
     calls = [t["text"] for t in turns if t["role"] == "tool_call"]
     for cmd in approved:
-        assert cmd in calls
+        assert calls.count(cmd) == 1
     text = _answers(turns)
     assert "this time" not in text and "Running" not in text
     assert typed_prompts(turns) == typed_prompts(truth)
