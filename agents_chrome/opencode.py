@@ -1271,8 +1271,11 @@ class OpenCodeProfile(ChromeProfile):
         # follows its prompt or its answer text. It is the user's turn.
         prev = None
         for lb in labeled:
+            # (the footer of a finished answer: `▣  Build · Mock Model · 7.0s`;
+            # one drawn while the turn runs has no time, and a stitch may keep
+            # it above the turn's own next call)
             if lb.kind == "tool_call" and lb.rule in ("bash", "bash-running") and prev is not None \
-                    and prev.rule == "turn-footer":
+                    and prev.rule == "turn-footer" and prev.line.text.count("·") >= 2:
                 lb.rule = "bash-typed"
             if lb.kind != "blank":
                 prev = lb

@@ -310,6 +310,17 @@ class Stitcher:
                 o = max(o for o, v in votes.items() if v == best_v)
                 if self._is_page_back(view, o):
                     return
+                # A prompt sent again (the same words as an earlier one) under
+                # the answer's last row: that row is the view's only tie to
+                # the tail, the prompt's rows vote for the older copy. When
+                # the older copy lays the view's rows over other text and the
+                # tail offset lays none, reaching past the end, the view goes
+                # on from the tail.
+                ends = {t: v for t, v in votes.items()
+                        if t + n > m and t + n >= m - slack and self._conflicts(view, vd, t) == 0}
+                if ends and self._conflicts(view, vd, o) > 0:
+                    placed = max(ends)
+                    s = max(0, min(placed, m - 1))
             else:
                 o = self._relaid_tail(view, vd, votes, m - slack)
                 if o is not None:

@@ -136,3 +136,17 @@ def test_rows_that_only_share_a_start_stay() -> None:
 │ a │ 12 │ kiteflyer │
 └┘"""
     assert drop_row_drafts(text) == text
+
+
+def test_a_call_under_the_footer_of_a_running_turn_is_the_models() -> None:
+    """Rows a 99x23 probe (seed 1609) stitched: the footer OpenCode draws
+    while the turn runs (no time yet) kept above the turn's next bash call.
+    Only a finished answer's footer (`· 7.0s`) has a `!cmd` of the user's
+    under it."""
+    panel = ["  │", "  │  $ ls -la", "  │", "  │  total 20", "  │"]
+    running = ["  ┃  go on", "", "     ▣  Build · Mock Model", ""] + panel + [""]
+    turns = PROFILE.turns(PROFILE.label(_rows(running, 99)))
+    assert [t.role for t in turns] == ["user", "tool_call", "tool_result"]
+    done = ["  ┃  go on", "", "     Fine.", "", "     ▣  Build · Mock Model · 7.0s", ""] + panel + [""]
+    turns = PROFILE.turns(PROFILE.label(_rows(done, 99)))
+    assert [t.role for t in turns][:4] == ["user", "assistant", "user", "tool_call"]

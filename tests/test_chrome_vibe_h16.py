@@ -126,3 +126,36 @@ def test_the_same_call_again_after_a_table_is_a_call() -> None:
     rows = RELAID[:16] + ["⏵ Ran cat plemplier/boocktrort.txt", "",
                           "  Mawear vund poondquat pyr grextoux hat grienquaind."]
     assert [name for name, _ in _calls(rows, 81)] == ["bash", "bash"]
+
+
+#: the document a 68x20 probe (seed 1614, turn 11) had stitched when the user
+#: sent a prompt word for word the same as turn 3's, cut to the older copy
+#: and the tail; then the views that came (the answer's last row, two blank
+#: rows, the prompt; then the prompt alone with a call starting under it)
+PROMPT = ["> hainshoox trandboul sto viegrair citrack stertzou quynd jieshoux",
+          "  drait thixdou pliemytwe jir sor meartple bookuck byzouci cartpil",
+          "  voxzu lyjiem brou gaxgysk zealzoos cylthertrer plertthoux chas",
+          "  drond trou windwun kirbourt cyquen chinple drimlort quynd niedru",
+          "  trandboul sumounkot sto naicktrim churflound skondbrot jaixques",
+          "  shiesthy?",
+          "─" * 67]
+LAST = "  Wergoosk sto dat skandthas niertmiex brel sultoond wus!"
+DOC = ["  /wergoosk/zealzoos/stotplom/wasdyl/drimlort/fiwie/shyjea/stun/k",
+       "  irbourt/laiskasmen/brou/plock/chas/zenbraick.log", "", ""] + PROMPT + [
+       "", "  Wieruck brou seaxthus brou shaickdeal 🧲.", "", "⏵ Read 6 lines from src/main.py", "",
+       "  Sundshym zousjeat zear jochittoun tyr thousk drim voxzu", "  kirbourt cyquen tielfoum vack!", "",
+       "⏵ Read 1 file, ran 1 search and 1 command, edited 1 file", "", LAST]
+
+
+def test_a_prompt_sent_again_goes_on_from_the_tail() -> None:
+    """Its rows voted for the older copy; the answer's last row was the
+    view's only tie to the tail. The older copy lays that row over other
+    text, the tail lays none: the prompt is new rows after the answer."""
+    from agents_chrome.stitch import Stitcher
+    st = Stitcher(first_drawn=True, reach="view")
+    st.add(DOC, 0.0)
+    for n, view in enumerate([[LAST, "", ""] + PROMPT] * 2 + [PROMPT + ["", "■ Reading churflound.txt"]] * 2):
+        st.add(view, float(n + 1))
+    at = len(DOC) - 1
+    assert st.doc[at] == LAST and st.doc[at + 3:at + 3 + len(PROMPT)] == PROMPT
+    assert st.doc.count(PROMPT[0]) == 2
