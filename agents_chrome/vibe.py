@@ -485,8 +485,10 @@ class VibeProfile(ChromeProfile):
         if kind == "assistant":
             if members:
                 # answers wrap two columns short of the viewport (the scrollbar's column left out)
-                width = self._width_at(self._seq(members[0].line)) - 1 - ANSWER_MARGIN
-                body = "\n".join(_join_broken_tokens([m.line.text for m in members], width)).strip("\n")
+                # each row at the width it was laid out at (an answer streamed
+                # across a resize holds rows of several layouts)
+                widths = [self._width_at(self._seq(m.line)) - 1 - ANSWER_MARGIN for m in members]
+                body = "\n".join(_join_broken_tokens([m.line.text for m in members], widths)).strip("\n")
             else:
                 body = text
             return Turn("assistant", _close_vs16_gaps(HAN_BREAK.sub("", body)))
@@ -626,21 +628,23 @@ def _join_prompt_rows(rows: list[str], width: int) -> str:
 #: columns an answer's rows stop short of the viewport's right edge
 ANSWER_MARGIN = 2
 
-def _join_broken_tokens(rows: list[str], width: int) -> list[str]:
+def _join_broken_tokens(rows: list[str], width: int | list[int]) -> list[str]:
     """Answer rows with each token the wrap cut at the edge (a row drawn up to
-    `width`, going on at the same indent under it: wraps.broken_token)
-    joined again."""
+    its width, going on at the same indent under it: wraps.broken_token)
+    joined again. `width`: one for all rows, or each row's own."""
+    widths = width if isinstance(width, list) else [width] * len(rows)
     out: list[str] = []
     last = ""  # the screen row last joined into out[-1]
+    last_w = 0
     indent = 0
-    for row in rows:
+    for row, w in zip(rows, widths):
         ind = len(row) - len(row.lstrip())
-        if last and row.strip() and ind == indent and broken_token(last, row.strip(), width, width - indent):
+        if last and row.strip() and ind == indent and broken_token(last, row.strip(), last_w, last_w - indent):
             out[-1] = out[-1].rstrip() + row.strip()
         else:
             out.append(row)
             indent = ind
-        last = row.rstrip()
+        last, last_w = row.rstrip(), w
     return out
 
 

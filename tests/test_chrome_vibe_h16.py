@@ -159,3 +159,19 @@ def test_a_prompt_sent_again_goes_on_from_the_tail() -> None:
     at = len(DOC) - 1
     assert st.doc[at] == LAST and st.doc[at + 3:at + 3 + len(PROMPT)] == PROMPT
     assert st.doc.count(PROMPT[0]) == 2
+
+
+def test_a_token_broken_at_the_width_its_row_was_laid_out_at() -> None:
+    """A 166x57 probe (seed 1622) answered while the window went to 147 and
+    119 columns and back: the answer's rows come from three layouts, and a
+    hex token filled its row at 119 columns. Each row is weighed at its own
+    width (the answer's first row was laid out at 166)."""
+    from agents_chrome.vibe import ANSWER_MARGIN, _join_broken_tokens
+    token = ("7c8a142a99af5adf47f1ba667dea7e13192a353fa045e9c9e3d0d9830329fcb13a7bbda1785aef3ccf13f7f8ed32d6"
+             "3935b694badb75d71ae1")
+    rows = ["  Plir noor ryxstert flooskvoux roumjoox droombook.", "", "  The key, as one token:", "",
+            "  " + token, "  15f874ffe781f4983817", ""]
+    widths = [w - 1 - ANSWER_MARGIN for w in (166, 166, 147, 147, 119, 119, 119)]
+    assert "  " + token + "15f874ffe781f4983817" in _join_broken_tokens(rows, widths)
+    # weighed at the first row's width, the token's row stops short: two rows
+    assert "  " + token in _join_broken_tokens(rows, widths[0])
