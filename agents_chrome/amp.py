@@ -29,6 +29,7 @@ import regex
 from wcwidth import wcswidth, wcwidth
 
 from agents_chrome.grids import merge_grid_rows
+from agents_chrome.links import merged_links, with_link_targets
 from agents_chrome.overlay import popup_rows
 from agents_chrome.profile import ChromeProfile
 from agents_chrome.rules import Labeled, LineRule
@@ -37,6 +38,7 @@ from agents_chrome.transcript import TLine, without_scrollbar
 from agents_chrome.turns import Turn
 from agents_chrome.wraps import broken_token
 from screen.frames import Frame
+from screen.vscreen import FLAG_BOLD
 
 BOX_TOP = regex.compile(r"^\s*╭─")
 PROMPT_ROW = regex.compile(r"^\s?┃\s")
@@ -188,6 +190,25 @@ class AmpStitcher(Stitcher):
         self.gaps = {g for g in self.gaps if g <= d}
         self._rebuild_index()
         return True
+
+    def _place(self, view, s, time, **kw) -> None:  # type: ignore[override]
+        """The generic placing, undone when it took away a prompt the view
+        does not show in any form: a view anchored on one short row that an
+        older turn also drew (an answer's `---` rule) would put the end of
+        an answer taller than the screen over the prompt it answers (a
+        prompt wrapped over two rows is too few rows lost to refuse the
+        anchor). The view then continues the document after a gap."""
+        doc, times, gaps = list(self.doc), list(self.times), set(self.gaps)
+        super()._place(view, s, time, **kw)
+        op = self._op
+        if op is None or op.gap:
+            return
+        shown = _sq("".join(v for v in view if v))
+        kept = {_sq(r) for r in self.doc[op.start:]}
+        if any(PROMPT_ROW.match(r) and _sq(r) not in kept and _sq(r) not in shown for r in doc[op.start:]):
+            self.doc, self.times, self.gaps = doc, times, gaps
+            self._rebuild_index()
+            self._replace(len(doc), [], view, time, gap=True)
 
     def fork(self) -> "AmpStitcher":
         """A copy holding the document so far; this one starts afresh."""
@@ -379,6 +400,29 @@ def _bar_coloured(frame: Frame, y: int, x: int) -> bool:
     if not styles or y >= len(styles):
         return True
     return any(lo <= x < hi and fg not in ("default", None) for lo, hi, fg, _bg, _flags in styles[y])
+
+
+#: a shell call's row with nothing to unfold: `$ touch notes.txt`, no `▸`
+BARE_SHELL = regex.compile(rf"^(?!{SETTLED_SHELL})\s{{0,2}}\$\s\S")
+
+
+def _shell_drawn(frame: Frame, y: int, x: int) -> bool:
+    """Whether the `$` in cell `x` of row `y` is a shell call's: Amp draws
+    a call's `$` bold in its status colour (green, red when it failed) and
+    the command after it bold in the text colour, and leaves the `▸` off a
+    command that printed nothing. An answer's own `$ cmd` line is plain
+    text, or inline code: bold in the code colour throughout. Unknown
+    styles: not a call."""
+    styles = frame.styles if frame.cells else None
+    if not styles or y >= len(styles):
+        return False
+
+    def at(c: int) -> tuple | None:
+        return next((sp for sp in styles[y] if sp[0] <= c < sp[1]), None)
+
+    mark, cmd = at(x), at(x + 2)
+    return (mark is not None and cmd is not None and mark[2] not in ("default", None) and mark[4] & FLAG_BOLD
+            and cmd[2] in ("default", None) and cmd[4] & FLAG_BOLD)
 
 
 #: (row text, alternate screen) -> the row as `AmpProfile.rows` gives it
@@ -586,6 +630,8 @@ class AmpProfile(ChromeProfile):
                 got = seen[(ln, alt)] = _row_text(ln, alt)
             if alt and got and PROMPT_ROW.match(got) and not _bar_coloured(frame, y, got.index("┃")):
                 got = " " + got  # the model's own `┃` line: no prompt (see _bar_coloured)
+            elif alt and got and BARE_SHELL.match(got) and _shell_drawn(frame, y, got.index("$")):
+                got = got + " ▸"  # a command that printed nothing: folded like the others (see _shell_drawn)
             out.append(got)
         return out
 
@@ -619,6 +665,9 @@ class AmpProfile(ChromeProfile):
         the bottom of its viewport (a counter while it streams), so the top of
         an answer taller than the screen is on no frame."""
         self._dialogs = []
+        self._links: list[tuple[float, str, str]] = []  # (first drawn, target, text) of OSC 8 links
+        self._links_used: set[int] = set()
+        link_at: dict[tuple[str, str], int] = {}
         self._after_gap: set[int] = set()
         self._bar_cols: dict[str, int] = {}
         bar_cols = self._bar_cols
@@ -691,6 +740,11 @@ class AmpProfile(ChromeProfile):
             held.clear()
 
         for f in frames:
+            if f.links:
+                for url, label in merged_links(f.links):
+                    if (url, label) not in link_at:
+                        link_at[(url, label)] = len(self._links)
+                        self._links.append((f.time, url, label))
             if f.alternate:
                 if st is None:
                     block += 1
@@ -846,6 +900,15 @@ class AmpProfile(ChromeProfile):
                 # a table too wide for the width wraps inside its cells, between
                 # the rules Amp draws under every row: one row per table row
                 t.text = merge_grid_rows(join_cut_tokens(t.text), carried_space=True)
+        # a link's target went to the terminal only (OSC 8): put back after its
+        # text, in the answer whose rows were first drawn when the link was
+        # (last, when the rows are measured no more)
+        links, used = getattr(self, "_links", None), getattr(self, "_links_used", set())
+        if links:
+            for i, t in enumerate(made):
+                if t.role == "assistant" and t.time is not None:
+                    hi = next((u.time for u in made[i + 1:] if u.time is not None), float("inf"))
+                    t.text = with_link_targets(t.text, links, used, t.time, hi)
         return made
 
 

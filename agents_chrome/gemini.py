@@ -29,12 +29,14 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
+import dataclasses
 import textwrap
 
 import regex
 from wcwidth import wcswidth, wcwidth
 
 from agents_chrome.cjk_bold import IDEOGRAPH, marked_ideograph_bold
+from agents_chrome.grids import unfold_word_wrapped_rows
 from agents_chrome.profile import ChromeProfile
 from agents_chrome.rules import COMMON_CHROME, MARKERS, Labeled, LineRule
 from agents_chrome.transcript import TLine, without_scrollbar
@@ -48,7 +50,9 @@ BAND_TOP = regex.compile(r"^\s*▄{10,}\s*$")
 BOX_TOP = regex.compile(r"^\s*╭─")
 BOX_BOTTOM = regex.compile(r"^\s*╰─")
 # a tool drawn without a box (all but the shell): `  ✓  ReadFile  README.md`
-BARE_TOOL = regex.compile(r"^\s{0,3}(?P<status>[✓✔xX✗?⊶⊷o◯●⠀-⣿-])\s{2}(?P<name>[A-Z][a-z]+(?:[A-Z][a-z]+)+)(?:\s{2}(?P<arg>\S.*?))?\s*$")
+# (a one-word name, `Edit`, only with its argument after it)
+BARE_TOOL = regex.compile(r"^\s{0,3}(?P<status>[✓✔xX✗?⊶⊷o◯●⠀-⣿-])\s{2}(?:(?P<name>[A-Z][a-z]+(?:[A-Z][a-z]+)+)"
+                          r"(?:\s{2}(?P<arg>\S.*?))?|(?P<name>[A-Z][a-z]+)\s{2}(?P<arg>\S.*?))\s*$")
 TOOL_HEAD = regex.compile(r"^\s*│\s*(?P<status>[✓✔xX✗?⊷o◯●⠀-⣿-])\s+(?P<name>[A-Z][\w]*(?:\s[A-Z]\w*)?)\s*(?P<arg>.*?)\s*│?\s*$")
 SCROLLBAR = set("█▄▀▐▌▕▏│┃▁▂▃▅▆▇")
 # a code block's line-number gutter: `  4` alone is an empty line of the block
@@ -58,6 +62,8 @@ PROMPT_ROW = regex.compile(r"^\s?>\s+\S")
 SHELL_ECHO = regex.compile(r"^\s?\$\s(?P<body>\S.*)$")
 SLASH_ROW = regex.compile(r"^>\s+/[\w-]+")
 BAND_BOTTOM = regex.compile(r"^\s*▀{10,}\s*$")
+# a thinking block's row: the grey bar one column in, no border on the right (a box row has one)
+THINKING_BAR = regex.compile(r"^ │(?:\s*|\s.*[^│\s]\s*)$")
 FOOTER = regex.compile(r"workspace \(/directory\)|no sandbox|\bsandbox\s{3,}|/model\s*$|context left")
 INPUT_ROW = regex.compile(r"^\s?[*>!]\s(?P<body>.*)$")
 
@@ -248,6 +254,16 @@ class GeminiProfile(ChromeProfile):
 
     # -- turns ------------------------------------------------------------
     def label(self, lines: list[TLine]) -> list[Labeled]:
+        lines = _band_widths(lines)
+        # the width of the prompt band drawn last before each row: the width an
+        # answer was laid out at, whatever width the terminal had when it was read
+        self._band_w: dict[int, int] = {}
+        w = 0
+        for k, ln in enumerate(lines):
+            if BAND_TOP.match(ln.text) and not ln.wrapped and not (k and lines[k - 1].wrapped):
+                w = wcswidth(ln.text.rstrip())
+            elif w:
+                self._band_w[id(ln)] = w
         labeled = super().label(lines)
         _label_shell_echoes(labeled)
         _label_boxes(labeled)
@@ -278,11 +294,16 @@ class GeminiProfile(ChromeProfile):
             text = _rejoin_wrapped(text, members)
         if kind == "user":
             # with ui.useAlternateBuffer the prompt's echo breaks a long token after a
-            # `-` (`…/frames/brood-` then `pattern-photographs…`), not at the width
-            return Turn(kind, self._complete_prompt(join_broken_tokens(text, _NEVER_CUT)))
+            # `-` (`…/frames/brood-` then `pattern-photographs…`), not at the width; a
+            # row of base64 ending in its `=` padding short of the width ended its token
+            return Turn(kind, self._complete_prompt(join_broken_tokens(text, _NEVER_CUT, after=frozenset("-"))))
         if kind == "assistant":
             text = self._with_code_marks(_drop_rewrapped_repeats(text), members)
             text = regex.sub(r"(?<!`)``(?!`)", "", _join_wide_wraps(text))
+            # a table narrowed to the width: its cells wrapped at words, one row each again
+            width = max((m.line.width for m in members), default=0)
+            band = getattr(self, "_band_w", {}).get(id(members[0].line)) if members else None
+            text = unfold_word_wrapped_rows(text, min(width, band) if band else width)
             # a bold run the width cut between two ideographs, joined again
             return Turn(kind, regex.sub(r"(?<!\*)\*\*\*\*(?!\*)", "", text))
         return Turn(kind, text)
@@ -727,6 +748,39 @@ def _fold_alt_reprint(lines: list[TLine]) -> list[TLine]:
     return lines
 
 
+#: rows a prompt band holds at most between its edges
+_BAND_ROWS = 40
+
+
+def _band_widths(lines: list[TLine]) -> list[TLine]:
+    """The rows of a prompt band with the width they were drawn at.
+
+    A band's edges (`▄▄▄`, `▀▀▀`) span the terminal's width as it was when
+    the band was drawn. Widened later, the terminal keeps the history's rows
+    as they were but reports them at the new width, and a row that a long
+    token filled to the band's edge no longer reads as cut (_token_cuts).
+    The rows between two edges of one width, narrower than the width they
+    are read at and not wrapped by the terminal, take the edges' width."""
+    out = list(lines)
+    k = 0
+    while k < len(out):
+        ln = out[k]
+        if not BAND_TOP.match(ln.text) or ln.wrapped or (k and out[k - 1].wrapped):
+            k += 1
+            continue
+        w = wcswidth(ln.text.rstrip())
+        end = next((j for j in range(k + 1, min(len(out), k + 2 + _BAND_ROWS)) if BAND_BOTTOM.match(out[j].text)), None)
+        if end is None or wcswidth(out[end].text.rstrip()) != w or out[end].wrapped:
+            k += 1
+            continue
+        for j in range(k, end + 1):
+            r = out[j]
+            if r.width > w and not r.wrapped and not (j > k and out[j - 1].wrapped):
+                out[j] = dataclasses.replace(r, width=w)
+        k = end + 1
+    return out
+
+
 def _logical_rows(labeled: list[Labeled]) -> list[list[int]]:
     """Indices of the rows that make one drawn row: a row the terminal
     wrapped on to the next (a history row reflowed when the window
@@ -899,21 +953,49 @@ def _open_unmarked_answers(labeled: list[Labeled]) -> None:
     and an inline thinking block (its rows under the grey bar) by the first
     blank row under it."""
     in_prompt = closed = thinking = False
+    fresh = False  # the row right under a band's or a box's bottom, or a tool drawn bare
+    prev: Labeled | None = None  # the last row that is not blank
     for lb in labeled:
+        was_fresh, fresh = fresh, False
+        if lb.kind != "blank":
+            prev, before = lb, prev
+        else:
+            before = prev
+        prev_row = before
+        if lb.kind == "assistant":
+            thinking = False  # the `✦` text after a thinking block: the block ended
         if lb.kind in ("user", "system"):
             in_prompt, closed, thinking = True, False, False
         elif lb.kind == "tool_call":
             in_prompt, closed, thinking = True, lb.rule == "bare-tool", False
+            fresh = closed
         elif lb.kind == "thinking":
             in_prompt, closed, thinking = True, False, True
         elif in_prompt and lb.rule == "tool-output":
+            fresh = was_fresh
             continue
         elif in_prompt and thinking and not closed and lb.rule == "box-row":
             continue
         elif in_prompt and thinking and not closed and lb.kind == "blank":
             closed, thinking = True, False
+        elif in_prompt and thinking and not closed and lb.kind == "cont" and not (
+                prev_row is not None and prev_row.line.wrapped):
+            # text right under the bar rows, no blank between (a code block, with the
+            # alternate buffer): the block ended, an answer that opens without `✦` begins
+            lb.kind, lb.rule, lb.body = "assistant", "unmarked-answer", lb.line.text.strip()
+            in_prompt = thinking = False
         elif in_prompt and (BAND_BOTTOM.match(lb.line.text) or BOX_BOTTOM.match(lb.line.text)):
-            closed = True
+            closed, fresh = True, True
+            continue
+        elif lb.rule == "box-row" and THINKING_BAR.match(lb.line.text) and (
+                was_fresh or (not lb.line.text.strip("│ ") and prev_row is not None and prev_row.rule != "box-row"
+                              and prev_row.kind != "thinking")):
+            # with the alternate buffer the thinking block has no `Thinking...` head: its bar
+            # rows (a bar one column in, nothing on the right) right under the band or a tool
+            # drawn bare are the block, and so is a run of them opening with a bare bar row
+            # under an answer's text (the model thought again before its next call)
+            lb.kind, lb.rule = "thinking", "thinking-bar"
+            in_prompt, closed, thinking = True, False, True
         elif lb.kind == "blank" or (in_prompt and not closed):
             continue
         elif in_prompt and closed and lb.kind == "cont":

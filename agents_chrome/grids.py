@@ -1,4 +1,5 @@
-"""Tables drawn as box grids with a rule between every two rows (Vibe, Amp).
+"""Tables drawn as box grids: with a rule between every two rows (Vibe, Amp),
+or under the header only with cells wrapped at words (Gemini, at the end).
 
 In such a grid the drawn rows between two rules are one table row: a cell
 too long for its column goes on in the same column of the rows under it,
@@ -253,3 +254,155 @@ def drop_row_drafts(text: str) -> str:
             if _streamed_draft(early, late):
                 drop.update((y, y + 1))
     return "\n".join(ln for n, ln in enumerate(lines) if n not in drop) if drop else text
+
+
+# -- grids with a rule under the header only (Gemini) ------------------------
+
+TOP_RULE = regex.compile(r"^(?P<sp>\s*)┌(?P<cols>[─┬]+)┐\s*$")
+BODY_ROW = regex.compile(r"^(?P<sp>\s*)│(?P<cells>.*)│\s*$")
+
+
+def _cells(text: str) -> int:
+    w = wcswidth(text)
+    return w if w >= 0 else len(text)
+
+
+def _chunk(above: str, width: int) -> bool:
+    """A cell's drawn text that is one piece of a word longer than its
+    column: no space in it and the column full (a wide character that did
+    not fit leaves one cell)."""
+    text = above.strip()
+    full = _cells(text) >= width - (1 if text and _cells(text[-1]) == 2 else 0)
+    return bool(text) and " " not in text and full
+
+
+def _goes_on(above: str, below: str, width: int) -> bool:
+    """Cell `below` goes on with the text of cell `above` (one column, the
+    row under): `above` is a piece of a word cut at the column's width, or
+    the first word of `below` would not have fitted after it."""
+    first = below.split()[0] if below.split() else ""
+    return _chunk(above, width) or _cells(above.strip()) + 1 + _cells(first) > width
+
+
+def _glued(above: str, below: str, width: int) -> bool:
+    """`below` is the rest of a word `above` is a piece of: `above` a chunk
+    (`_chunk`) and the cut between two letters or digits (a word that fills
+    its column exactly, `altitude`, may be followed by `(m)`)."""
+    a, b = above.strip(), below.strip()
+    return _chunk(above, width) and a[-1:].isalnum() and b[:1].isalnum()
+
+
+def _wraps_somewhere(rows: list[str], sp: str, widths: list[int]) -> bool:
+    """Some body row of the grid is drawn the way only a wrapped cell draws
+    it: under a drawn row it could go on with (`_goes_on` in every cell it
+    fills), it leaves empty a cell the row above fills (a cell that ended
+    while others went on), or a cell of the two holds two words. A grid
+    of one-word cells with every column as wide as its widest word reads
+    the same whether its rows were wrapped or not: it was not (the
+    renderer narrows a column below its widest cell only when the table
+    does not fit)."""
+    prev: list[str] | None = None
+    for ln in rows:
+        m = BODY_ROW.match(ln)
+        cells = m.group("cells").split("│") if m and m.group("sp") == sp else None
+        if cells is None or len(cells) != len(widths):
+            prev = None
+            continue
+        if prev is not None:
+            filled = [c for c, cell in enumerate(cells) if cell.strip()]
+            if filled and all(prev[c].strip() and _goes_on(prev[c], cells[c], widths[c]) for c in filled) and (
+                    len(filled) < sum(1 for cell in prev if cell.strip())
+                    or any(" " in cell.strip() for cell in cells + prev)):
+                return True
+        prev = cells
+    return False
+
+
+def unfold_word_wrapped_rows(text: str, width: int, margin: int = 2) -> str:
+    """Each table row of a grid that a renderer wrapped at words inside its
+    cells, drawn on one row again; the rules are kept.
+
+    Gemini draws a table with a rule under the header only. When the
+    table is too wide for the terminal, its columns are narrowed and each
+    cell is wrapped at its words (a word longer than its column is cut
+    into pieces the column's width, each on a row of its own), every cell
+    aligned to the top: a table row is then drawn on several rows, and read
+    row by row its cells' words interleave with the next cells'.
+
+    Only a table as wide as the terminal (`width`, less `margin` cells and
+    three per column: the renderer's margin and what its floors may lose)
+    was narrowed. There every drawn row between the top rule and the header
+    rule is the header, and in the body a drawn row goes on with the one
+    above when each of its cells with text goes on with the cell above
+    (`_goes_on`) and no drawn row of that table row left the column empty
+    (cells are aligned to the top: a column that ended holds nothing
+    more). A piece of a word is joined to the next without a space."""
+    lines = text.split("\n")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        m = TOP_RULE.match(lines[i])
+        if m is None:
+            out.append(lines[i])
+            i += 1
+            continue
+        sp = m.group("sp")
+        widths = [len(c) - 2 for c in m.group("cols").split("┬")]
+        end = i + 1
+        while end < len(lines) and (BODY_ROW.match(lines[end]) or lines[end].strip()[:1] in ("├", "└")):
+            end += 1
+            if lines[end - 1].strip()[:1] == "└":
+                break
+        drawn = len(sp) + _cells(lines[i].strip())
+        if drawn < width - margin - 3 * len(widths) or min(widths) < 1:
+            out.extend(lines[i:end])
+            i = end
+            continue
+        if not _wraps_somewhere(lines[i + 1:end], sp, widths):
+            out.extend(lines[i:end])
+            i = end
+            continue
+        out.append(lines[i])
+        group: list[list[str]] = []
+        ended: set[int] = set()
+        header = True
+
+        def flush() -> None:
+            if not group:
+                return
+            if len(group) == 1:  # drawn on one row: as drawn
+                out.append(sp + "│" + "│".join(group[0]) + "│")
+                group.clear()
+                ended.clear()
+                return
+            merged = [""] * len(widths)
+            for k, cells in enumerate(group):
+                for c, cell in enumerate(cells):
+                    body = cell.strip()
+                    if not body:
+                        continue
+                    glue = "" if k and _glued(group[k - 1][c], cell, widths[c]) else " "
+                    merged[c] = merged[c] + glue + body if merged[c] else body
+            out.append(sp + "│ " + " │ ".join(merged) + " │")
+            group.clear()
+            ended.clear()
+
+        for ln in lines[i + 1:end]:
+            row = BODY_ROW.match(ln)
+            cells = row.group("cells").split("│") if row and row.group("sp") == sp else None
+            if cells is None or len(cells) != len(widths):
+                flush()
+                header = header and ln.strip()[:1] not in ("├", "└")
+                out.append(ln)
+                continue
+            if group and not header:
+                above = group[-1]
+                filled = [c for c, cell in enumerate(cells) if cell.strip()]
+                if not filled or not all(c not in ended and above[c].strip() and _goes_on(above[c], cells[c], widths[c])
+                                         for c in filled):
+                    flush()
+            group.append(cells)
+            ended.update(c for c, cell in enumerate(cells) if not cell.strip())
+        flush()
+        i = end
+    return "\n".join(out)

@@ -58,7 +58,7 @@ def broken_token(row: str, nxt: str, width: int | None, column: int, full: bool 
 _BREAK_AFTER = frozenset("?&/=,;-")
 
 
-def join_broken_tokens(text: str, cut: Callable[[str], bool]) -> str:
+def join_broken_tokens(text: str, cut: Callable[[str], bool], after: frozenset[str] = _BREAK_AFTER) -> str:
     """The rows of `text` (a turn's text, its indent taken off) that break one
     token, joined with nothing between.
 
@@ -78,7 +78,7 @@ def join_broken_tokens(text: str, cut: Callable[[str], bool]) -> str:
         for nxt in para[1:]:
             q = nxt.strip()
             if cur and q and broken_token(cur, q, top, top, full=False) and (
-                    (cur[-1] in _BREAK_AFTER and 2 * _cells(_TAIL.search(last).group()) > top)
+                    (cur[-1] in after and 2 * _cells(_TAIL.search(last).group()) > top)
                     or cut(last.strip())):
                 cur += q
             else:

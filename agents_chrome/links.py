@@ -1,0 +1,51 @@
+"""Markdown links whose targets only the terminal was told (OSC 8).
+
+Rich (Kimi) and Amp draw a link's text, underlined, and hand its target to
+the terminal in an OSC 8 sequence: no row shows the target, the Markdown
+the model wrote has it. The screen keeps each link closed in a frame as
+(target, the text drawn under it on one row) (`Frame.links`).
+"""
+from __future__ import annotations
+
+import regex
+
+
+def merged_links(links: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """A frame's OSC 8 links with the pieces of one link joined: a renderer
+    closes and opens a link again at each row it wraps onto, with the same
+    target."""
+    out: list[tuple[str, str]] = []
+    for url, label in links:
+        if out and out[-1][0] == url and label != out[-1][1]:
+            out[-1] = (url, out[-1][1] + " " + label)
+        else:
+            out.append((url, label))
+    return out
+
+
+def _flat(text: str) -> str:
+    return regex.sub(r"[\W_]+", "", text.lower())
+
+
+def with_link_targets(text: str, links: list[tuple[float, str, str]], used: set[int],
+                      lo: float, hi: float) -> str:
+    """`text` (an answer) with each link's target after its text, as
+    Markdown has it: `label (target)`. `links` are (when first drawn,
+    target, text) in drawing order; a link belongs to the answer whose rows
+    were first drawn between `lo` and `hi` (the same clock), and is placed
+    once (`used` holds the indices placed). A target drawn already (an
+    autolink, a bare URL) is left as it is."""
+    pos = 0
+    for k, (when, url, label) in enumerate(links):
+        if k in used or not lo <= when <= hi or not label.strip():
+            continue
+        if url in text or _flat(url) == _flat(label):
+            used.add(k)
+            continue
+        m = regex.compile(r"\s+".join(regex.escape(w) for w in label.split())).search(text, pos)
+        if m is None:
+            continue
+        used.add(k)
+        text = text[:m.end()] + " (" + url + ")" + text[m.end():]
+        pos = m.end() + len(url) + 3
+    return text
