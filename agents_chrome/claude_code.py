@@ -38,12 +38,12 @@ from screen.memo import IdentityMemo
 
 RULE = regex.compile(r"^\s*─{20,}\s*$")
 _RULE_RUN = "─" * 20  # every RULE row holds it: a substring test skips the regex on most rows
-LOGO = regex.compile(r"^\s*[▐▝▘▗▖▛▜▟▙▀▄█]{2}[▐▝▘▗▖▛▜▟▙▀▄█ ]*\s+Claude Code v?\d")
+LOGO = regex.compile(r"^\s*[▐▝▘▗▖▛▜▟▙▀▄█▌]{2}[▐▝▘▗▖▛▜▟▙▀▄█▌ ]*\s+Claude Code v?\d")
 STAR = r"[✻✶✳✢✽·*⏺∗]"
 #: the header's text with the mascot left out (`_still_mascot`)
 LOGO_STILL = regex.compile(r"^ {%d}Claude Code v?\d" % 11)  # (the header text's column, _HEADER_TEXT)
 #: the header's other rows: the mascot's lower rows, then the model and the directory
-LOGO_CONTINUED = regex.compile(r"^\s*[▐▝▘▗▖▛▜▟▙▀▄█]{2}[▐▝▘▗▖▛▜▟▙▀▄█ ]*\s{2,}\S")
+LOGO_CONTINUED = regex.compile(r"^\s*[▐▝▘▗▖▛▜▟▙▀▄█▌]{2}[▐▝▘▗▖▛▜▟▙▀▄█▌ ]*\s{2,}\S")
 #: any row of the header (a reprint may come with its first row cut off)
 HEADER = regex.compile("|".join("(?:%s)" % r.pattern for r in (LOGO, LOGO_STILL, LOGO_CONTINUED)))
 _MASCOT = frozenset("▐▝▘▗▖▛▜▟▙▀▄█▌·~*✻ ")
@@ -121,6 +121,9 @@ class ClaudeCodeProfile(ChromeProfile):
     commands = ("claude", "claude-code")
     screen_signatures = (r"Claude Code v\d", r"Welcome to Claude Code")
     resume_words = frozenset({"--continue", "-c", "--resume", "-r"})  # `claude --continue`, `claude -r <id>`
+    # a box table laid out anew in the render that scrolled the view, a row grown
+    # past a whole view between two frames (see `Stitcher._relaid_unshared`)
+    layout_options = {"relaid_moved": True}
     rules = (
         LineRule("logo", "chrome", LOGO.pattern),
         LineRule("logo-still", "chrome", LOGO_STILL.pattern),
@@ -244,8 +247,15 @@ class ClaudeCodeProfile(ChromeProfile):
         end = top if top is not None else len(lines)
         scrolled = self._scrolled(frame)
         lines = _still_mascot(_ideograph_bold(frame, end), end)
-        menu = _menu_top(lines, end)
         panel = _task_panel(lines, end)
+        # (with a task list the menu is drawn above the list and a blank row, not
+        # right above the box)
+        above = panel
+        while panel < end and above > 0 and not lines[above - 1].strip():
+            above -= 1
+        menu = _menu_top(lines, above)
+        if menu == above:
+            menu = end
         if panel < end:
             lines = lines[:panel] + [""] * (end - panel) + lines[end:]
         if frame.memo.get(("clears", self), 0):
@@ -349,11 +359,14 @@ class ClaudeCodeProfile(ChromeProfile):
                 top = self._frame_box_top(f)
                 if top is not None and len(f.lines[top].rstrip()) < f.columns - 1:
                     continue
-                if f.reason == "resize" and top is not None and f.cursor[1] < top:
-                    # taken as the terminal changed size while the renderer was
-                    # still redrawing the conversation (2.1.197 draws without
-                    # synchronized updates; the cursor is up in the rows it
-                    # writes): a row half rewritten holds cells of two states
+                if f.reason in ("resize", "quiet") and top is not None and f.cursor[1] < top:
+                    # taken as the terminal changed size, or at a pause, while the
+                    # renderer was still redrawing the conversation (2.1.197 draws
+                    # without synchronized updates; the cursor is up in the rows it
+                    # writes; a render's end puts it back in the input box): a row
+                    # half rewritten holds cells of two states. (A pause comes
+                    # mid-render when the machine is slow: a render of more than a
+                    # pipe's 4 kB written in two reads 0.4 s apart.)
                     continue
                 if repainting:
                     # After a shrink the screen keeps the old rows cut at the
@@ -395,6 +408,8 @@ class ClaudeCodeProfile(ChromeProfile):
                 held = None
                 if not f.alternate and not f.marks and _starts_over(f.scrolled + f.lines):
                     g = self._with_wiped_rows(g, cut, prev)
+                elif not f.alternate and not f.marks:
+                    g = self._with_rows_above_redraw(g, cut, prev, f.scrolled + f.lines)
                 yield g
             if not f.alternate and prev is not None:
                 cut = max((off for off, why in f.marks if why == "clear"), default=None)
@@ -405,6 +420,8 @@ class ClaudeCodeProfile(ChromeProfile):
                         continue
                     if _starts_over(after):
                         f = self._with_wiped_rows(f, cut, prev)
+                    else:
+                        f = self._with_rows_above_redraw(f, cut, prev, after)
             if not f.alternate and any(r.strip() for r in f.lines):
                 prev = f
             elif f.alternate:
@@ -433,12 +450,35 @@ class ClaudeCodeProfile(ChromeProfile):
                     f = _without_scrolled(f, drop)
             yield f
 
-    def _with_wiped_rows(self, f: Frame, cut: int, prev: Frame | None) -> Frame:
-        """`f` with the rows `prev` showed above its input box scrolled before its mark at `cut`."""
+    def _with_rows_above_redraw(self, f: Frame, cut: int, prev: Frame | None, after: list[str]) -> Frame:
+        """`f` with the rows `prev` showed above the first row of the redraw
+        after its wipe at `cut` scrolled before the mark.
+
+        After the window grew shorter, the inline renderer wipes the screen and
+        draws its live part again, from a row that was further down before the
+        wipe: the rows above it (the end of the last answer, which the
+        shrink left on the screen's top rows) were shown and are drawn nowhere
+        else. Only at the same width, where the redraw's rows are the rows
+        `prev` showed (two rows with text, as they were, at least)."""
+        if prev is None or prev.columns != f.columns:
+            return f
+        drawn = [r.rstrip() for r in after if r.strip()]
+        if len(drawn) < 3:
+            return f
+        top = self._frame_box_top(prev)
+        shown = [r.rstrip() for r in prev.lines[:top if top is not None else len(prev.lines)]]
+        k = next((y for y, r in enumerate(shown) if r == drawn[0]), None)
+        if not k or [r for r in shown[k:] if r.strip()][:3] != drawn[:3]:
+            return f
+        return self._with_wiped_rows(f, cut, prev, shown[:k])
+
+    def _with_wiped_rows(self, f: Frame, cut: int, prev: Frame | None, rows: list[str] | None = None) -> Frame:
+        """`f` with the rows `prev` showed above its input box (or `rows`, its
+        top rows) scrolled before its mark at `cut`."""
         if prev is None:
             return f
         top = self._frame_box_top(prev)
-        shown = list(prev.lines[:top if top is not None else len(prev.lines)])
+        shown = list(rows if rows is not None else prev.lines[:top if top is not None else len(prev.lines)])
         while shown and not shown[-1].strip():
             shown.pop()
         if not shown:
@@ -880,6 +920,8 @@ def _nested_numbers(text: str) -> str:
     return "\n".join(lines)
 
 
+#: a row of box-drawing glyphs only (a table's border)
+BOX_ONLY = regex.compile(r"^\s*[─┌┬┐├┼┤└┴┘│]{3,}[\s─┌┬┐├┼┤└┴┘│]*$")
 # A row of a table drawn as records: "  key: value" (the value may be empty).
 RECORD_ROW = regex.compile(r"^\s*(?P<key>[^\s:][^:]{0,60}?):(?:\s+(?P<value>.*?))?\s*$")
 
@@ -903,9 +945,14 @@ def _records_to_tables(labeled: list[Labeled]) -> None:
             continue
         # the record above this rule: back to a blank row or the answer's marker row
         j = i
-        while j > 0 and labeled[j - 1].kind in ("cont", "assistant") and labeled[j - 1].body.strip():
-            j -= 1
-            if labeled[j].kind == "assistant":
+        while j > 0:
+            if labeled[j - 1].kind in ("cont", "assistant") and labeled[j - 1].body.strip():
+                j -= 1
+                if labeled[j].kind == "assistant":
+                    break
+            elif _blank_in_value(labeled, j - 1):
+                j -= 1
+            else:
                 break
         # (above it: the answer's marker, a blank row, or the rule of a record
         # that scrolled away before a frame showed it)
@@ -917,7 +964,13 @@ def _records_to_tables(labeled: list[Labeled]) -> None:
         if labeled[j].kind != "assistant" and not _inside_answer(labeled, j):
             i += 1
             continue
-        first = _record(labeled[j:i])
+        # (inline, a table first drawn as a box and relaid as records once it grew
+        # too wide: the box's top rows that had scrolled into history stay above
+        # the records; they are the same table's)
+        lead = j
+        while lead < i and BOX_ONLY.match(labeled[lead].body):
+            lead += 1
+        first = _record(labeled[lead:i])
         if first is None:
             i += 1
             continue
@@ -927,11 +980,20 @@ def _records_to_tables(labeled: list[Labeled]) -> None:
         k = i + 1
         while True:
             e = k
-            while e < n and labeled[e].kind == "cont" and labeled[e].body.strip():
+            while e < n and (labeled[e].kind == "cont" and labeled[e].body.strip() or _blank_in_value(labeled, e)):
                 e += 1
             rec = _record(labeled[k:e]) if e > k else None
-            if rec is None or [kk for kk, _ in rec] != keys:
+            if rec is None:
                 break
+            have = [kk for kk, _ in rec]
+            if have != keys:
+                # the first record short of its first keys: relaid in place, its top
+                # rows fell above the screen's top, where the renderer cannot write
+                if len(records) == 1 and len(have) > len(keys) and have[len(have) - len(keys):] == keys:
+                    records[0] = [(kk, "") for kk in have[:len(have) - len(keys)]] + records[0]
+                    keys = have
+                else:
+                    break
             records.append(rec)
             members += range(k, e)
             if e < n and labeled[e].kind == "chrome" and labeled[e].rule == "rule":
@@ -948,6 +1010,27 @@ def _records_to_tables(labeled: list[Labeled]) -> None:
         for m in members[1:]:
             labeled[m].kind, labeled[m].rule, labeled[m].body = "chrome", "table-record", ""
         i = members[-1] + 1
+
+
+def _blank_in_value(labeled: list[Labeled], b: int) -> bool:
+    """The blank row at b sits inside a record's wrapped value: a value row that
+    filled the width to its last column is followed by an empty row before the
+    value goes on (2.1.197 draws `Key: … word` / `` / `    more.`). The row
+    below is no `key: value` row and starts right of the key of the nearest
+    `key: value` row above."""
+    if not (0 < b < len(labeled) - 1 and labeled[b].kind == "blank"):
+        return False
+    below = labeled[b + 1]
+    if below.kind != "cont" or not below.body.strip() or RECORD_ROW.match(below.body):
+        return False
+    for lb in reversed(labeled[:b]):
+        if lb.kind not in ("cont", "assistant") or not lb.body.strip():
+            return False
+        m = RECORD_ROW.match(lb.body)
+        if m and m.group("value"):
+            ind = lambda t: len(t) - len(t.lstrip())
+            return ind(below.body) > ind(lb.body)
+    return False
 
 
 def _inside_answer(labeled: list[Labeled], j: int) -> bool:

@@ -92,13 +92,27 @@ class _Shown:
 
 
 _WORD = regex.compile(r"\w+")
+_BOX_RUN = regex.compile(r"[─━═]+")
+#: a row of a box (a table's cells or borders)
+_BOX_ROW = regex.compile(r"^\s*\S?\s*[│┃║├┌└╭╰┏┗╔╚]")
+
+
+def _boxless(row: str) -> str:
+    """A row without its blanks and with each run of a border's rule one glyph:
+    the same box row whatever its padding and column widths."""
+    return _BOX_RUN.sub("─", _squeeze(row))
 
 
 class Stitcher:
-    def __init__(self, first_drawn: bool = False, reach: str = "wide") -> None:
+    def __init__(self, first_drawn: bool = False, reach: str = "wide", relaid_moved: bool = False) -> None:
         self.doc: list[str] = []
         self.times: list[float] = []
         self.first_drawn = first_drawn
+        #: a tail view sharing no row with the document's tail as drawn may lay
+        #: its last rows out anew while it moved (`_relaid_unshared`): a
+        #: renderer that draws without synchronized updates (Claude Code
+        #: 2.1.197), whose views skip the states in between
+        self.relaid_moved = relaid_moved
         #: how far back from the end a tail view may be aligned: "wide" (twice
         #: its height and more) serves TUIs that redraw their whole history
         #: after a resize (Codex); "view" (its height and a third) serves TUIs
@@ -273,6 +287,13 @@ class Stitcher:
         n_distinct = sum(vd)
         need = 2 if n_distinct > 2 else 1
         slack = max(3, n // 3)
+        if self.relaid_moved and not any(o + n >= m - slack for o in votes):
+            # (it may share rows with an older copy of the same block: an answer
+            # that opens as an earlier one did)
+            o = self._relaid_unshared(view, vd, m - slack)
+            if o is not None:
+                self._replace(o, [o + i if o + i < m else None for i in range(n)], view, time)
+                return
         floor = max(0, m - n - slack) if self.reach == "view" else max(0, m - 2 * n - 20)
         s = floor
         placed: int | None = None
@@ -353,6 +374,60 @@ class Stitcher:
             return None
         shown = _Shown(view[i + 1:])
         return o if all(shown.holds(d) for d in rest) else None
+
+    def _relaid_unshared(self, view: Sequence[Row], vd: Sequence[bool], tail: int) -> int | None:
+        """The offset of a tail view that lays the document's last rows out anew
+        while it moved, so that it shares no row with them as drawn.
+
+        A box table whose columns widen as rows stream in is drawn again with
+        other padding and border lengths; when the view scrolled in the same
+        render (the rows above it went off the top), no row is the same. Its
+        rows are the same but for blanks and the length of border runs: rows
+        equal so (two or more with words, at one offset that keeps the view on
+        the tail) place it, when the document's rows from there on are all in
+        the view in some form (a word cut short where a row stopped is the
+        start of a word of the view). The view then stands for those rows."""
+        doc, m, n = self.doc, len(self.doc), len(view)
+        # the document's last row, grown, at the view's top: a row drawn while it
+        # streamed, then a render that scrolled the view past everything above it
+        last = next((y for y in range(m - 1, -1, -1) if doc[y].strip()), None)
+        top = next((i for i, v in enumerate(view) if v is not None and v.strip()), None)
+        if last is not None and top is not None and vd[top]:
+            a, b = doc[last].rstrip(), view[top].rstrip()  # type: ignore[union-attr]
+            if len(a.strip()) >= 10 and len(b) > len(a) and b.startswith(a) and last - top >= 0:
+                return last - top
+        norm: dict[str, list[int]] = defaultdict(list)
+        for y in range(max(0, tail - n), m):
+            d = doc[y]
+            if _distinct(d) and _WORD.search(d):
+                norm[_boxless(d)].append(y)
+        if not norm:
+            return None
+        votes: Counter[int] = Counter()
+        for i, v in enumerate(view):
+            if vd[i] and _WORD.search(v):  # type: ignore[arg-type]
+                for y in norm.get(_boxless(v), ()):  # type: ignore[arg-type]
+                    votes[y - i] += 1
+        shown = _Shown(view)
+        words = shown.words
+
+        def held(d: str) -> bool:
+            return (not _distinct(d) or shown.holds(d)
+                    or all(w in words or any(x.startswith(w) for x in words) for w in _WORD.findall(d)))
+
+        cands = {o: c for o, c in votes.items() if o >= 0 and o + n >= tail and c >= 2}
+        if cands:
+            o = max(cands, key=lambda k: (cands[k], k))
+            return o if sum(1 for d in doc[o:] if not held(d)) <= 1 else None
+        # the block relaid so far that no row is the same even so (its cells wrapped
+        # anew): the document's last rows, box rows all, two with words at least,
+        # every one in the view in some form; the view stands for them from the
+        # first such row (the rows above it went off the view's top)
+        o = m
+        while o > max(0, tail - n) and _BOX_ROW.search(doc[o - 1]) and held(doc[o - 1]):
+            o -= 1
+        boxed = [d for d in doc[o:] if _distinct(d) and _WORD.search(d)]
+        return o if o < m and len(boxed) >= 2 else None
 
     def _keys(self) -> list[str | int]:
         """The document's rows as alignment keys: a distinct row is its text,

@@ -65,10 +65,6 @@ def test_inline_frames_drawn_for_a_wider_width_add_no_text() -> None:
 #: Answers whose drawn last line is known lost, as (recording, answer index): reason.
 #: Strict: the test fails once the line comes back, so the entry goes.
 KNOWN_LOST = {
-    # 2.1.197 full screen grown 103 -> 141 columns while the last answer streamed: the
-    # view laid out at the new width is joined short of its last four list rows (h15
-    # round; recall 0.967 on this recording, left for a later round)
-    ("h15-cc197-g6-full-vynibryx-103x31", 10): "full-screen grow mid-answer: the relaid view's last rows are cut",
 }
 
 
