@@ -33,11 +33,12 @@ right after it the row is full and the next opens with the next word.
 from __future__ import annotations
 
 import textwrap
+import unicodedata
 from dataclasses import dataclass
 from typing import Iterable
 
 import regex
-from wcwidth import wcswidth
+from wcwidth import wcwidth
 
 from agents_chrome.cjk_bold import marked_ideograph_bold
 from agents_chrome.profile import ChromeProfile
@@ -56,10 +57,16 @@ MOON = "🌑🌒🌓🌔🌕🌖🌗🌘"
 HANG = regex.compile(r"^(?P<sp>\s*)(?P<mk>(?:[•◦▪‣\-*]|\d+[.)]|✨|\$)\s)?")
 # a prompt echo opens a block of its own: it never continues the row above
 PROMPT_ECHO = regex.compile(r"^(?:✨|💫|📋) ")
-# a quote's bar, drawn again at the start of each row the quote wraps onto
-QUOTE = regex.compile(r"^\s*▌ ")
 #: the first row of a quote: the bar, under the answer's bullet when the answer opens with it
 QUOTE_HEAD = regex.compile(r"^\s*(?:•\s)?▌ ")
+#: a quote's bars, one a level, drawn again at the start of each row the quote wraps onto
+QUOTE_BARS = regex.compile(r"^\s*(?:•\s)?((?:▌ )+)")
+
+
+def _quote_depth(row: str) -> int:
+    """How many quotes the row is nested in (`▌ ▌ …`: two)."""
+    m = QUOTE_BARS.match(row)
+    return len(m.group(1)) // 2 if m else 0
 BOX_EDGE = "│╮╯┐┘┤║"
 #: punctuation that can end a row Rich cut one short of the width, the space
 #: after it skipped at the fold (`the slow close:` / `every port is…`)
@@ -107,8 +114,12 @@ def _plain_bullet(cells: tuple | None) -> bool:
 
 
 def _cells(text: str) -> int:
-    w = wcswidth(text)
-    return w if w >= 0 else len(text)
+    """Columns `text` took on the screen, a character at a time as the
+    terminal lays it out: `⚠️` (a narrow sign and VS16) is one column there,
+    two to a width function that reads the sequence."""
+    if text.isascii():
+        return len(text)
+    return sum(max(wcwidth(ch), 0) for ch in text)
 
 
 def _same_flow(a: KLine, b: KLine) -> bool:
@@ -178,6 +189,7 @@ def join_soft_wrapped(lines: list[KLine]) -> list[KLine]:
 
 WORD_END = regex.compile(r"(\p{L}+)\W*$")
 WORD_START = regex.compile(r"^(\p{L}+)")  # a row opening with punctuation was cut before it
+LETTERS = regex.compile(r"\p{L}+")
 #: a word of the session: a run of letters, but not the tail of a contraction
 #: or a possessive (`keeper's`, `don't`) nor a unit after a number (`1s`): a
 #: lone `s` counted as a word made `keep|s` at a fold read as two words; nor a
@@ -255,6 +267,21 @@ def _lost_space_in_row(left: str, right: str, lexicon: dict[str, int]) -> bool:
     return not any(len(w) > len(lw) and w.startswith(lw) for w in lexicon)
 
 
+def _symbol_after_space(row: str, nxt: str, ln: KLine) -> bool:
+    """`row` stops one column short of a width it was cut at and `nxt` opens
+    with a wide symbol (an emoji, not an ideograph): the space before the
+    symbol fell in the last column and was dropped (`trox` / `✅ dast…`).
+    A wide character glued to the word before it does not fit either, but
+    Rich keeps a word and a symbol written together on one row; a run of
+    ideographs is folded anywhere, so a row ending before an ideograph
+    goes on with no space."""
+    head = nxt.lstrip(" ")[:1]
+    last = row.rstrip()[-1:]
+    return (bool(head) and bool(last) and last == row[-1:] and _cells(head) == 2 and _cells(last) == 1
+            and unicodedata.category(head) == "So" and not _cut_at(_cells(row), ln)
+            and _cut_at(_cells(row) + 1, ln))
+
+
 def join_wrapped(lines: list[KLine]) -> list[KLine]:
     """Join rows that were hard-wrapped at the terminal width.
 
@@ -276,8 +303,9 @@ def join_wrapped(lines: list[KLine]) -> list[KLine]:
             return False
         if _cut_at(n, ln):
             return True
-        if QUOTE_HEAD.match(row) and _cut_at(n + 2, ln):
-            return True  # Rich lays a quote out two columns short of the block's width
+        depth = _quote_depth(row)
+        if depth and _cut_at(n + 2 * depth, ln):
+            return True  # Rich lays a quote out two columns short of the block's width, a level
         # a wide character does not fit in the last column: the row stops one
         # short and the character opens the next row
         head = nxt.text.lstrip(" ")[:1]
@@ -316,9 +344,9 @@ def join_wrapped(lines: list[KLine]) -> list[KLine]:
                and row.rstrip()[-1:] not in BOX_EDGE and not RULE_ROW.match(row)
                and lines[i + 1].text.strip() and _same_flow(lines[i], lines[i + 1])
                and not PROMPT_ECHO.match(lines[i + 1].text) and not lines[i + 1].text.startswith("• ")):
-            spaced = not full(row, lines[i], lines[i + 1])
+            spaced = not full(row, lines[i], lines[i + 1]) or _symbol_after_space(row, lines[i + 1].text, lines[i])
             row = lines[i + 1].text
-            bar = QUOTE.match(row)
+            bar = QUOTE_BARS.match(row)  # every level's bar of a nested quote
             if spaced:
                 text += " " + row[hang:]
             elif bar and QUOTE_HEAD.match(cur.text):
@@ -578,6 +606,26 @@ def _cell_glue(left: str, right: str, lexicon: dict[str, int]) -> str:
     return " " if len(b.group(1)) >= 4 and _lost_space_in_row(left, right, lexicon) else ""
 
 
+def _word_on(group: list[list[str]], k: int, c: int) -> str:
+    """Cell `c` of drawn row `k` from its text on, with its first word whole:
+    a cell that is one run of letters to its column's edge (a word longer
+    than the column, cut by character again) goes on with the first word of
+    the row under it (`ri|rtyrkcl|oos` is `rirtyrkcloos`, which the session
+    draws: no space before `rtyrkcl`)."""
+    body = group[k][c].strip()
+    word = body
+    while k + 1 < len(group) and LETTERS.fullmatch(body) and _cut_at_edge(group[k][c], group[k + 1][c]):
+        k += 1
+        body = group[k][c].strip()
+        m = WORD_START.match(body)
+        if m is None:
+            break
+        word += m.group(1)
+        if m.group(1) != body:
+            break
+    return word
+
+
 def unfold_table_rows(rows: list[str], lexicon: dict[str, int] | None = None,
                       full: frozenset[str] = frozenset()) -> list[str]:
     """One row per table row: a cell too long for its column goes on, cut
@@ -627,7 +675,7 @@ def unfold_table_rows(rows: list[str], lexicon: dict[str, int] | None = None,
                     # a wide character that would not fit in the last cell goes on the next row
                     edge = k and _cells(above) >= 2 and _cells(above.rstrip()) >= _cells(above) - (
                         2 if _cells(body[:1]) == 2 and _cells(above.rstrip()[-1:]) == 2 else 1)
-                    glue = _cell_glue(merged[c], body, lexicon or {}) if edge else " "
+                    glue = _cell_glue(merged[c], _word_on(group, k, c), lexicon or {}) if edge else " "
                     merged[c] = (merged[c] + glue + body) if merged[c] else body
             out.append(indent + "│ " + " │ ".join(merged) + " │")
         group.clear()
@@ -850,13 +898,23 @@ class KimiProfile(ChromeProfile):
                 pager_rows = rows
                 continue
             pager, pager_rows = None, None
+            # the terminal changed size: the rows on this frame are the old ones laid
+            # out anew (Kimi redraws only its live area), never a slash command's output
+            resized = last_main is not None and last_main.columns != f.columns
             last_main = f
             preview = thinking_preview(f)
             if preview and len(preview) >= 12:
                 previews.add(preview)
             box = self._input_text(f)
-            if box is not None and not box and typed:
-                slash_open = True  # the slash command left the box: it was sent
+            if typed and not box:
+                # the slash command left the box, or the box itself went while the
+                # command ran (the first one of a session): it was sent
+                slash_open = True
+            held_now = box_text(f)
+            if held and held_now is not None and not held_now.strip() and not SLASH_TYPED.match(held.strip()):
+                # a prompt left the box: what comes now is its turn, even when its
+                # echo repeats an earlier prompt's (a row drawn before is not new)
+                slash_open = False
             box_top = input_rule_row(f)
             if box_top is None:
                 box_top = len(f.lines)
@@ -872,7 +930,7 @@ class KimiProfile(ChromeProfile):
                         self._note_bold(t, f.cells[y])
                     if above_box and PROMPT_ECHO.match(t):
                         slash_open = False
-                    elif above_box and slash_open and t.strip():
+                    elif above_box and slash_open and t.strip() and not resized:
                         slash_rows.add(t)
                 if t.startswith("• ") and t not in thinking:
                     thinking[t] = is_thinking_row(f, y)
@@ -880,7 +938,6 @@ class KimiProfile(ChromeProfile):
                         plain[t] = _plain_bullet(f.cells[y])
             if box is not None:
                 typed = box or None
-            held_now = box_text(f)
             if held_now is not None:
                 if held_now.strip():
                     held = held_now
@@ -1102,15 +1159,17 @@ class KimiProfile(ChromeProfile):
         """The answer with each link's target after its text, as Markdown
         has it: Rich draws a link's text (underlined) and hands the target
         to the terminal (OSC 8), so no row shows it. A link belongs to the
-        answer whose rows were first drawn in the frames it was drawn in."""
+        first answer, in order, that shows its text and whose rows were drawn
+        by the frame it was drawn in or later: a resize lays an answer's rows
+        out anew, and the new rows are first seen after the link was drawn."""
         orders = [getattr(m.line, "order", 0) for m in members if m.line.text.strip()]
         if not orders:
             return text
-        lo, hi = min(orders), max(orders) + 1
+        hi = max(orders) + 1
         used = self._links_used
         pos = 0
         for k, (nth, url, label) in enumerate(self._links):
-            if k in used or not lo <= nth <= hi:
+            if k in used or nth > hi:
                 continue
             if url in text or _flat(url) == _flat(label):
                 used.add(k)  # the target is drawn already (an autolink)

@@ -524,6 +524,23 @@ def _unsplit_wide(line: Row, x: int, end: int, cols: int) -> None:
             line[end] = _BLANK
 
 
+def _not_recorded(kept: "list[HistoryLine]", recorded: list[str]) -> "list[HistoryLine]":
+    """The rows a shrink kept at the top (`VirtualScreen.kept_at_top`) that a
+    width change made in the same resize did not send to the history: the
+    reflow pushes rows off the top first, so the kept rows it recorded are a
+    prefix of them (read by their text, laid out anew at the new width); the
+    rest stay where a program's wipe may still find them."""
+    flat = "".join("".join(t.split()) for t in recorded)
+    gone = 0
+    for k, entry in enumerate(kept):
+        text = "".join(entry.text.split())
+        if text and text in flat:
+            gone = k + 1
+        elif text:
+            break
+    return kept[gone:]
+
+
 class VirtualScreen(pyte.Screen):
     """pyte screen plus scrollback, alternate buffer and boundary hooks.
 
@@ -1624,7 +1641,10 @@ class VirtualScreen(pyte.Screen):
                 cursor.y += back
         self.lines = lines
         if columns != self.columns:
+            before = self.history_total
             self._reflow(columns)
+            if self.kept_at_top and self.history_total > before:
+                self.kept_at_top = _not_recorded(self.kept_at_top, self.history_since(before))
 
     def _row_from(self, cells: list[Char], wrapped: bool, stub: bool | None = None) -> Row:
         row = Row(self.default_char)

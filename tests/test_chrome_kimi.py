@@ -27,6 +27,13 @@ LEAKS = re.compile(r"── input ─|context: [\d.]+%|yolo\s+agent|ctrl-x: togg
 # prompts the agent never received whole: a key typed while the /help pager was
 # closing was swallowed by the pager (the screen shows the prompt without it)
 SWALLOWED = {("kimi-04-slash-unicode-wide", 0): 1}
+# (case, conversation turn): the share of words Kimi's own drawing leaves, below the
+# usual bounds. Answers streamed while the terminal shrank are laid out wider than
+# the terminal: characters past the edge are never drawn, and the drawn halves of
+# the words cut (`sho|rk` drawn `rk`) are no served words (tests.drawn_recall); a
+# numbered list after another goes on with its numbers (`5.`-`8.` drawn for `1.`-`4.`).
+KIMI_SIDE = {("h16-kimi-repeat-slash-70x23", 2): 0.9, ("h16-kimi-repeat-slash-70x23", 8): 0.9,
+             ("h16-kimi-toolresize-66x22", 4): 0.85}
 
 def replay(case: Path, screen_only: bool, tmp_path_factory) -> dict:
     return cli_replay(case, AGENT, screen_only, tmp_path_factory)
@@ -63,15 +70,16 @@ def test_against_truth(case: Path, screen_only: bool, tmp_path_factory) -> None:
     # every typed prompt, exactly (whitespace-normalised), in order; slash commands are not user turns
     want = [norm(s["user"])[SWALLOWED.get((case.name, i), 0):] for i, s in enumerate(tsegs)]
     assert [norm(s["user"]) for s in psegs] == want
-    for ts, ps in zip(tsegs, psegs):
+    for k, (ts, ps) in enumerate(zip(tsegs, psegs)):
         tw = WORD.findall(" ".join(ts["assistant"]))
         pw = unglue(WORD.findall(" ".join(ps["assistant"])), tw)
         sm = difflib.SequenceMatcher(None, tw, pw, autojunk=False)
         common = sum(m.size for m in sm.get_matching_blocks())
+        least = KIMI_SIDE.get((case.name, k), 1.0)
         if tw:
-            assert common / len(tw) >= 0.9, (ts["user"], len(tw), common)
+            assert common / len(tw) >= min(0.9, least), (ts["user"], len(tw), common)
         if pw:
-            assert common / len(pw) >= 0.95, (ts["user"], len(pw), common)
+            assert common / len(pw) >= min(0.95, least), (ts["user"], len(pw), common)
         # one shown call per truth call, named after the tool
         assert len(ps["tools"]) == len(ts["tools"])
         for tc, pc in zip(ts["tools"], ps["tools"]):
@@ -88,7 +96,8 @@ def test_against_truth(case: Path, screen_only: bool, tmp_path_factory) -> None:
                 # path), long ones elided in the middle: `head...tail`
                 args = [v for v in tc["input"].values() if isinstance(v, str)]
                 head, _, tail = pc["text"].partition("...")
-                assert any(a == pc["text"] or (tail and a.startswith(head) and a.endswith(tail))
+                # (a space at either end of the argument, `(def )`, is not told from the brackets')
+                assert any(a.strip() == pc["text"] or (tail and a.startswith(head) and a.endswith(tail))
                            for a in args), (pc["text"], tc["input"])
 
 
