@@ -41,6 +41,7 @@ import regex
 from wcwidth import wcwidth
 
 from agents_chrome.cjk_bold import marked_ideograph_bold
+from agents_chrome.links import merged_links, with_link_targets
 from agents_chrome.profile import ChromeProfile
 from agents_chrome.rules import COMMON_CHROME, Labeled, LineRule
 from agents_chrome.transcript import TLine, fold_redraws
@@ -726,18 +727,6 @@ def unfold_table_rows(rows: list[str], lexicon: dict[str, int] | None = None,
     return out
 
 
-def _merged_links(links: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """A frame's OSC 8 links with the pieces of one link joined: Rich closes
-    and opens a link again at each row it wraps onto, with the same target."""
-    out: list[tuple[str, str]] = []
-    for url, label in links:
-        if out and out[-1][0] == url and label != out[-1][1]:
-            out[-1] = (url, out[-1][1] + " " + label)
-        else:
-            out.append((url, label))
-    return out
-
-
 BYE = regex.compile(r"^Bye!\s*$")
 #: the chrome rules shared by every agent, and Kimi's spinner and box rules: what
 #: they match indented under an answer's bullet is what the model wrote
@@ -852,7 +841,7 @@ class KimiProfile(ChromeProfile):
         for nth, f in enumerate(frames):
             seen = seen | {f.columns} if f.columns not in seen else seen
             if f.links:
-                for url, label in _merged_links(f.links):
+                for url, label in merged_links(f.links):
                     if (url, label) not in link_keys:
                         link_keys.add((url, label))
                         self._links.append((nth, url, label))
@@ -1165,22 +1154,7 @@ class KimiProfile(ChromeProfile):
         orders = [getattr(m.line, "order", 0) for m in members if m.line.text.strip()]
         if not orders:
             return text
-        hi = max(orders) + 1
-        used = self._links_used
-        pos = 0
-        for k, (nth, url, label) in enumerate(self._links):
-            if k in used or nth > hi:
-                continue
-            if url in text or _flat(url) == _flat(label):
-                used.add(k)  # the target is drawn already (an autolink)
-                continue
-            m = regex.compile(r"\s+".join(regex.escape(w) for w in label.split())).search(text, pos)
-            if m is None:
-                continue
-            used.add(k)
-            text = text[:m.end()] + " (" + url + ")" + text[m.end():]
-            pos = m.end() + len(url) + 3
-        return text
+        return with_link_targets(text, self._links, self._links_used, float("-inf"), max(orders) + 1)
 
     def turns(self, labeled: list[Labeled]) -> list[Turn]:
         out = super().turns(labeled)
