@@ -188,6 +188,10 @@ class Frame:
     #: showed the same screen (no input events, a pause before Enter), and
     #: then the accept is still known from here
     accepted: list[tuple[int, int]] = field(default_factory=list, compare=False)
+    #: a line editor is reading a line: bracketed paste was turned on (`ESC[?2004h`)
+    #: after the last line accepted (`accepted`: turned off) before this frame's end.
+    #: Bash and zsh turn it on as they start reading a line, before their prompt
+    reading: bool = field(default=False, compare=False)
     cells: list[tuple[Char, ...] | None] = field(default_factory=list, repr=False)
     #: OSC 8 hyperlinks closed since the previous frame: (target, the text
     #: drawn under it on one row), in drawing order (`VirtualScreen.links`)
@@ -215,7 +219,7 @@ _new_object = object.__new__
 #: the fields `FrameBuilder.take` sets on a frame it makes, in `Frame`'s order
 _FRAME_FIELDS = ("index", "time", "reason", "columns", "rows", "lines", "cursor", "cursor_hidden", "alternate",
                  "scrolled", "inputs", "marks", "widths", "wrapped", "row_wrapped", "teletype_from",
-                 "scrolled_lines", "returned", "accepted", "cells", "links", "span_cache", "_styles", "memo")
+                 "scrolled_lines", "returned", "accepted", "reading", "cells", "links", "span_cache", "_styles", "memo")
 if tuple(f.name for f in fields(Frame)) != _FRAME_FIELDS or hasattr(Frame, "__post_init__"):
     raise ImportError("screen.frames: FrameBuilder.take makes frames field by field; "
                       "a field of Frame was added or moved (update _FRAME_FIELDS and take)")
@@ -244,6 +248,7 @@ class FrameBuilder:
         self._last_lines: list[str] | None = None
         self._last_alt = False
         self._marks: list[tuple[int, str]] = []  # (history_total, reason)
+        self._reading = False  # `Frame.reading`
         self._accepts: list[tuple[int, int]] = []  # (x, history_total + y) of accepts not on a frame yet
         self._carry = ""  # an unfinished control sequence that ended the last output event
         #: (x, absolute row) of the cursor after the last control sequence, and whether
@@ -320,6 +325,7 @@ class FrameBuilder:
             "teletype_from": self._teletype_from(),
             "scrolled_lines": s.history_lines_since(base) if self.want_styles and scrolled else [],
             "returned": returned, "accepted": [(x, a - s.history_total) for x, a in self._accepts] if self._accepts else [],
+            "reading": self._reading,
             "cells": cells if self.want_styles else [], "links": self._take_links(), "span_cache": self._spans,
             "_styles": None, "memo": {}}
         self._ready.append(f)
@@ -537,12 +543,14 @@ class FrameBuilder:
                 if not self.screen.synchronized and not self.screen.alternate:
                     s = self.screen
                     self._accepts.append((s.cursor.x, s.history_total + s.cursor.y))
-                    self.take("accept")
+                    self.take("accept")  # the line as it was read: still `reading`
+                    self._reading = False
             elif kind == "resume":
                 if m.start() > pos:
                     feed(data[pos:m.start()])
                     pos = m.start()
                 self._resume()
+                self._reading = True
             elif kind == "up":
                 if m.start() > pos:
                     feed(data[pos:m.start()])

@@ -1521,6 +1521,10 @@ class VirtualScreen(pyte.Screen):
 
     def reset(self) -> None:
         self._zwj = False
+        if hasattr(self, "alternate") and not self.alternate and self.buffer:
+            # RIS (`ESC c`, what `reset` sends) clears the main screen the way tmux's
+            # full clear does: the visible lines go to history first
+            self.erase_in_display(2)
         if getattr(self, "alternate", False):
             self.alternate = False
             self._main_saved = None
