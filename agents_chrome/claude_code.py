@@ -741,14 +741,23 @@ def _answers_without_marker(labeled: list[Labeled]) -> None:
     any frame shows them; what was drawn follows the spinner row of the
     prompt. Taken as `cont` it would join the prompt. The prompt's own
     continuation rows come right under it, never after the status line.
+    The same after a tool call or its result: an answer that arrived whole
+    while the agent was stopped (Ctrl+Z) is drawn at once when `fg` brings
+    it back, its first rows above the view; a call's own rows also come
+    right under it. (There the row must sit at the answer's indent: a job
+    message the shell printed once the agent's screen was gone starts at
+    the margin.)
     """
     in_prompt = working = False
+    after_call = False
     for lb in labeled:
         if lb.kind in ("user", "assistant", "tool_call", "tool_result", "thinking", "system"):
-            in_prompt, working = lb.kind == "user", False
+            in_prompt, working = lb.kind in ("user", "tool_call", "tool_result"), False
+            after_call = lb.kind != "user"
         elif lb.kind == "chrome" and in_prompt and lb.rule in WORKING_RULES:
             working = True
-        elif lb.kind == "cont" and in_prompt and working and lb.body.strip():
+        elif (lb.kind == "cont" and in_prompt and working and lb.body.strip()
+              and (not after_call or (lb.line.text[:2] == "  " and lb.line.text[2:3].strip()))):
             lb.kind, lb.rule = "assistant", "answer-without-marker"
             lb.body = lb.body[2:] if lb.body.startswith("  ") else lb.body  # the answer's indent
             in_prompt = working = False

@@ -305,47 +305,80 @@ def learn_prompt(frames: list[Frame]) -> Learned | None:
         return None
     if all(k is not None and k == rows[0][2] for _, _, k in rows):
         return None  # the accepted lines all open with the same prompt PROMPT knows
-    shared = os.path.commonprefix([t for _, t, _ in rows])
+    # (a prefix a tool put in front of the prompt meanwhile, `(.venv) `, is no part of it)
+    texts = [t[m.end():] if (m := _PROMPT_PREFIX.match(t)) is not None else t for _, t, _ in rows]
+    shared = os.path.commonprefix(texts)
     shared = shared[:shared.rfind(" ") + 1]
     words = shared.split()
-    if not words or any(not t.startswith(words[0] + " ") for _, t, _ in rows):
+    if not words or any(not t.startswith(words[0] + " ") for t in texts):
         return None
     return Learned(words[0], shared)
 
 
-def _learned_input(frame: Frame, learned: Learned, open_prompt: str | None) -> tuple[str, str] | None:
+#: what a tool puts in front of the shell's prompt: a virtualenv's or conda's
+#: `(.venv) `, `(base) `, a bracketed tag `[prod] `, one or more
+_PROMPT_PREFIX = regex.compile(r"^(?:[(\[][^()\[\]\s]{1,40}[)\]] )+")
+
+
+def _prefixed(row: str, head: str) -> int | None:
+    """Where `head` (a learned prompt or its mark) starts on `row`: at its left
+    edge, or after a prefix a tool put in front of the prompt (`_PROMPT_PREFIX`);
+    None when it does not open the row."""
+    if row.startswith(head):
+        return 0
+    m = _PROMPT_PREFIX.match(row)
+    if m is not None and row[m.end():].startswith(head):
+        return m.end()
+    return None
+
+
+def _unprefixed(prompt: str) -> str:
+    """A prompt less the prefix a tool put in front of it (`_PROMPT_PREFIX`)."""
+    m = _PROMPT_PREFIX.match(prompt)
+    return prompt[m.end():] if m is not None else prompt
+
+
+def _learned_input(frame: Frame, learned: Learned, open_prompt: str | None,
+                   seen: tuple[str, ...] = ()) -> tuple[str, str] | None:
     """(prompt, typed) for a shell whose prompt was learned (`learn_prompt`):
     the cursor's row starts with the mark. On a row that already opened a run
     the run's prompt splits it; on a new row the frame must show the prompt
     idle (the cursor right after a space): what is typed later cannot be told
-    from the prompt otherwise."""
+    from the prompt otherwise, unless it is a prompt an earlier run opened with
+    (`seen`: the shell drew the same prompt again, typed over before any frame
+    showed it idle)."""
     if frame.alternate:
         return None
     x, y = frame.cursor
     if _below_accepted(frame):
         # a run opened on that row, else (no frame showed the prompt idle: no pauses)
-        # the prompt the first accepted lines share
-        known = open_prompt if open_prompt is not None else learned.prompt
-        if known is None:
-            return None
+        # the prompt the first accepted lines share, or one an earlier run had
         top = prompt_row(frame)
-        if x != 0 or top >= len(frame.lines) or not frame.lines[top].startswith(known):
+        if x != 0 or top >= len(frame.lines):
             return None
-        return known, (frame.lines[top][len(known):] + "".join(frame.lines[top + 1:y])).rstrip()
+        for known in ((open_prompt,) if open_prompt is not None else (learned.prompt,) + seen):
+            at = _prefixed(frame.lines[top], known) if known else None
+            if at is not None:
+                known = frame.lines[top][:at] + known
+                return known, (frame.lines[top][len(known):] + "".join(frame.lines[top + 1:y])).rstrip()
+        return None
     if y >= len(frame.lines) or (y > 0 and _continues(frame, y - 1)):
         return None
     row = frame.lines[y]
     # rows come right-trimmed: an idle one-glyph prompt (`⟫ `) lost the space after its mark
-    if not row.ljust(x).startswith(learned.mark + " "):
+    at = _prefixed(row.ljust(x), learned.mark + " ")
+    if at is None:
         return None
     if row[x:].strip() and not _rprompt(frame):
         return None
     if any(RULE.match(frame.lines[j]) for j in (y - 1, y + 1) if 0 <= j < len(frame.lines)):
         return None
     before = row.ljust(x)[:x]  # rows come right-trimmed
-    for known in (open_prompt, learned.prompt):
+    for known in (open_prompt, learned.prompt) + seen:
         if known is not None and before.startswith(known):
             return known, before[len(known):].rstrip()
+        if known is not None and at and before[at:].startswith(known):
+            return before[:at] + known, before[at + len(known):].rstrip()
     if not before.endswith(" "):
         return None
     return before, ""
@@ -357,7 +390,7 @@ def _opens_learned(frame: Frame, learned: Learned) -> bool:
     if frame.alternate:
         return False
     top = prompt_row(frame)
-    return 0 <= top < len(frame.lines) and frame.lines[top].startswith(learned.prompt or learned.mark + " ")
+    return 0 <= top < len(frame.lines) and _prefixed(frame.lines[top], learned.prompt or learned.mark + " ") is not None
 
 
 def _relaid(prev: Frame, f: Frame) -> bool:
@@ -441,6 +474,7 @@ def find_runs(frames: list[Frame], hist: list[int] | None = None, learned: Learn
     runs: list[Run] = []
     accepted: list[tuple[int, int]] = []  # (frame, absolute row) of each line a line editor accepted
     marks = False  # an earlier run's line shows an accept (`_marks_accepts`); once so, always so
+    reads = False  # the shell's first prompt was drawn with bracketed paste on (`Frame.reading`)
     for k, f in enumerate(frames):
         if k > 0 and runs and runs[-1].prompt_abs is not None and _relaid(frames[k - 1], f):
             d = _anchor_shift(f, hist[k], runs[-1])
@@ -450,13 +484,22 @@ def find_runs(frames: list[Frame], hist: list[int] | None = None, learned: Learn
         accepted += [(k, hist[k] + y - (1 if x == 0 else 0)) for x, y in f.accepted]
         marks = marks or _marks_accepts(runs, accepted)
         _plain_prompts(f, k, hist[k], runs, marks)
+        if reads and marks and not f.reading and not f.alternate:
+            # a shell that marks its accepts (bash, zsh) and drew its first prompt with
+            # bracketed paste on turns it on again before it reads the next line: until
+            # then the command runs, and a row of its output that looks like a prompt with
+            # the cursor after it (a `\r` progress line, `syncing 100% [===]`, caught by
+            # a pause) opens no run
+            continue
         si = None
         if learned is None or not _opens_learned(f, learned):
             si = shell_input(f)
         if si is None and learned is not None:
             last = runs[-1] if runs else None
             same = last is not None and last.prompt_abs == hist[k] + prompt_row(f)
-            si = _learned_input(f, learned, last.prompt if same and last else None)
+            seen = tuple(dict.fromkeys(_unprefixed(r.prompt) for r in reversed(runs)
+                                       if r.prompt_abs is not None and r.prompt))
+            si = _learned_input(f, learned, last.prompt if same and last else None, seen)
         if si is not None and _below_accepted(f) and k > 0 and _drew_below(frames[k - 1], hist[k - 1], f, hist[k]):
             si = None
         if si is None:
@@ -470,6 +513,8 @@ def find_runs(frames: list[Frame], hist: list[int] | None = None, learned: Learn
             continue
         marks = marks or _marks_accepts(runs, accepted)
         _skipped_prompts(f, k, hist[k], runs, si[0], row_abs, accepted, marks)
+        if not any(r.prompt_abs is not None for r in runs):
+            reads = f.reading
         if not runs and k > 0:
             runs.append(Run(0, None))
         runs.append(Run(k, row_abs, si[0], si[1], rprompt=_rprompt(f)))
@@ -808,13 +853,19 @@ def _printed(frames: list[Frame], run: Run) -> bool:
     on the main screen, and one at least wrote. An agent, even one drawn inline,
     redraws above its cursor (its input box, a spinner, an answer streaming).
     The next prompt's frame counts too: without pauses a command's output and
-    the next prompt arrive in one frame (see `_new_text`)."""
+    the next prompt arrive in one frame (see `_new_text`). What came before the
+    line editor accepted the command line (a resize at the prompt, the prompt
+    drawn again) is the shell's editing, not the command's output."""
     wrote = False
-    for k in range(run.start + 1, min(run.end + 1, len(frames))):
+    first = run.start + 1
+    acc = next((k for k in range(run.start, min(run.end, len(frames))) if frames[k].accepted), None)
+    if acc is not None:
+        first = acc + 1
+    for k in range(first, min(run.end + 1, len(frames))):
         prev, cur = frames[k - 1], frames[k]
         if cur.alternate:
             return False
-        now = cur.scrolled + cur.lines
+        now = _moved_up(prev, cur)
         if not cur.marks and (cur.columns, cur.rows) == (prev.columns, prev.rows) and \
                 now == prev.lines + [""] * (len(now) - len(prev.lines)):
             continue  # only the cursor moved (the line accepted: a newline, a scroll)
@@ -865,6 +916,13 @@ def _top(run: Run) -> int | None:
     return None if run.prompt_abs is None else run.prompt_abs - len(run.head)
 
 
+def _moved_up(prev: Frame, cur: Frame) -> list[str]:
+    """`cur`'s rows in `prev`'s row numbers: the lines that left the top since
+    (rows a taller screen had brought back from history first, as `prev` showed
+    them: they leave unchanged and are not in `scrolled`), then the rows."""
+    return prev.lines[:cur.returned] + cur.scrolled + cur.lines
+
+
 def _teletype(prev: Frame, cur: Frame) -> bool:
     """`cur` only wrote at or after the cursor `prev` left, as plain output does
     (a shell's `Killed`, what the next command of a list prints): nothing
@@ -873,7 +931,7 @@ def _teletype(prev: Frame, cur: Frame) -> bool:
     if prev.alternate or cur.alternate or cur.marks or (prev.columns, prev.rows) != (cur.columns, cur.rows):
         return False
     px, py = prev.cursor
-    now = cur.scrolled + cur.lines
+    now = _moved_up(prev, cur)
     before = prev.lines
     if py >= len(before) + 1 or len(now) <= py:
         return False
@@ -1157,6 +1215,26 @@ def _without_reprint(prev: list[Turn], new: list[Turn]) -> list[Turn]:
                 if len(_flat(n)) > len(_flat(w)) and w.role != "user":
                     w.text = n.text
             return new[:j] + new[j + len(whole):]
+    # the copy may hold a turn the live view lost (Codex inline, resized right after a
+    # prompt was sent: its echo cleared before a frame took it). Then the copy is all of
+    # `prev`, then the stretch's turns before it in order, a turn or two more between
+    # them: the copy stands for both
+    n = len(prev)
+    if n < 2 or not any(t.role == "user" for t in prev):
+        return new
+    for j in range(1, len(new) - n + 1):
+        if not all(same(w, x) for w, x in zip(prev, new[j:j + n])):
+            continue
+        rest, k = new[j + n:], 0
+        for x in rest[:2 * j + 2]:
+            if k < j and same(new[k], x):
+                k += 1
+        if k < j:
+            break
+        for w, x in zip(prev, new[j:j + n]):
+            if len(_flat(x)) > len(_flat(w)) and w.role != "user":
+                w.text = x.text
+        return rest
     return new
 
 
@@ -1186,6 +1264,22 @@ def _answer_resumed(prev: list[Turn], new: list[Turn]) -> int | None:
     whole = "".join(_flat(t) for t in new[first:nxt])
     if whole.startswith(part[:ANSWER_HEAD]):
         return len(prev) - u - 1
+    if first == 1:
+        # a call drawn live is summed up otherwise once done (Claude Code's running
+        # `Reading 1 file…` is `Read 2 files` after): the prompt came back, and the
+        # answer's words begin as the part drawn before the stop began, the calls
+        # it had drawn being calls again
+        # (a row read as an answer with a call's result right under it is that call's
+        # running row: an answer is never followed by a result)
+        part_turns = prev[u + 1:]
+        run_rows = {k for k in range(len(part_turns) - 1)
+                    if part_turns[k].role == "assistant" and part_turns[k + 1].role == "tool_result"}
+        said = "".join(_flat(t) for k, t in enumerate(part_turns)
+                       if t.role in ("assistant", "thinking") and k not in run_rows)
+        again = "".join(_flat(t) for t in new[1:nxt] if t.role in ("assistant", "thinking"))
+        called = bool(run_rows) or any(t.role == "tool_call" for t in part_turns)
+        if again.startswith(said[:ANSWER_HEAD]) and (not called or any(t.role == "tool_call" for t in new[1:nxt])):
+            return len(prev) - u - 1
     if first == 0 and u == len(prev) - 2 and prev[-1].role == new[0].role == "assistant":
         # the redraw is cut at its top inside the part drawn before the stop (a part
         # taller than the screen shrunk while the agent was stopped): the answer is the
