@@ -42,6 +42,7 @@ from agents_chrome.transcript import TLine
 from agents_chrome.turns import Turn
 from agents_chrome.wraps import broken_token
 from agents_chrome.cjk_bold import marked_ideograph_bold as _marked_ideograph_bold
+from agents_chrome.grids import grid_spans
 from agents_chrome.grids import merge_grid_layouts as _merge_grid_layouts
 from agents_chrome.grids import merge_grid_rows as _merge_grid_rows
 from agents_chrome.relayout import LayoutStitcher
@@ -648,9 +649,6 @@ def _join_broken_tokens(rows: list[str], width: int | list[int]) -> list[str]:
     return out
 
 
-GRID_ROW = regex.compile(r"^\s*[┌│├└].*[┐│┤┘]\s*$")
-
-
 def _grid_head(labeled: list[Labeled], i: int) -> str | None:
     """The first content row of the box grid opening at or after `labeled[i]`
     (blank rows skipped), its cells' padding squeezed; None when no grid
@@ -718,19 +716,7 @@ def _drop_grid_drafts(text: str) -> str:
     followed in the same answer by a fuller layout of itself goes, and so does
     the lead-in paragraph it left repeated."""
     lines = text.split("\n")
-    spans: list[tuple[int, int]] = []
-    i = 0
-    while i < len(lines):
-        if GRID_ROW.match(lines[i]):
-            j = i
-            while j < len(lines) and GRID_ROW.match(lines[j]):
-                j += 1
-                if lines[j - 1].lstrip().startswith("└"):
-                    break  # a grid ends at its bottom edge, another may follow at once
-            spans.append((i, j))
-            i = j
-        else:
-            i += 1
+    spans = grid_spans(lines)
     if len(spans) < 2:
         return text
     cells = [_grid_cells(lines[a:b]) for a, b in spans]

@@ -31,6 +31,18 @@ def pred_segments(conv: dict) -> list[dict]:
     return segs
 
 
+def by_prompt(turns: list[dict]) -> list[list[dict]]:
+    """The turns after each typed prompt, up to the next one (slash commands
+    and other kinds of user turn open none)."""
+    out: list[list[dict]] = []
+    for t in turns:
+        if t["role"] == "user" and not t.get("kind"):
+            out.append([])
+        elif out:
+            out[-1].append(t)
+    return out
+
+
 def norm(s: str) -> str:
     return " ".join(s.split())
 

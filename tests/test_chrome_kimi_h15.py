@@ -54,23 +54,13 @@ import pytest
 from agents_chrome.kimi import unfold_table_rows
 from screen.vscreen import VirtualScreen
 from tests.conftest import RECORDINGS, cli_replay, truth_turns, typed_prompts
+from tests.segments import by_prompt as _by_prompt
 
 AGENT = "kimi"
 RESUME = RECORDINGS / AGENT / "h15-sh-kimi-resume-75x22"
 TABLES = RECORDINGS / AGENT / "h15-sh-kimi-tables-63x36"
 BOTH = pytest.mark.parametrize("screen_only", [False, True], ids=["with-inputs", "screen-only"])
 LINK = re.compile(r"\[([^\]]+)\]\((https?://[^)\s]+)\)")
-
-
-def _by_prompt(turns: list[dict]) -> list[list[dict]]:
-    """The turns after each typed prompt, up to the next one."""
-    out: list[list[dict]] = []
-    for t in turns:
-        if t["role"] == "user" and not t.get("kind"):
-            out.append([])
-        elif out:
-            out[-1].append(t)
-    return out
 
 
 @BOTH

@@ -48,22 +48,12 @@ from agents_chrome.kimi import _cells, unfold_table_rows
 from screen.cast import CastReader
 from screen.frames import iter_frames
 from tests.conftest import RECORDINGS, cli_replay, truth_turns, typed_prompts
+from tests.segments import by_prompt as _by_prompt
 
 AGENT = "kimi"
 TOOLRESIZE = RECORDINGS / AGENT / "h16-kimi-toolresize-66x22"
 REPEAT = RECORDINGS / AGENT / "h16-kimi-repeat-slash-70x23"
 BOTH = pytest.mark.parametrize("screen_only", [False, True], ids=["with-inputs", "screen-only"])
-
-
-def _by_prompt(turns: list[dict]) -> list[list[dict]]:
-    """The turns after each typed prompt, up to the next one."""
-    out: list[list[dict]] = []
-    for t in turns:
-        if t["role"] == "user" and not t.get("kind"):
-            out.append([])
-        elif out:
-            out[-1].append(t)
-    return out
 
 
 def test_rows_kept_at_the_top_by_a_shrink_reach_the_history_once() -> None:

@@ -35,18 +35,9 @@ from agents_chrome.grids import drop_row_drafts, merge_grid_layouts
 from agents_chrome.opencode import PROFILE
 from agents_chrome.transcript import TLine
 from tests.conftest import RECORDINGS, cli_replay, truth_turns
+from tests.segments import by_prompt as _segments
 
 CASE = RECORDINGS / "opencode" / "h16-oc-probe1613t3-61x26"
-
-
-def _segments(turns: list[dict]) -> list[list[dict]]:
-    segs: list[list[dict]] = []
-    for t in turns:
-        if t["role"] == "user" and not t.get("kind"):
-            segs.append([])
-        elif segs:
-            segs[-1].append(t)
-    return segs
 
 
 @pytest.mark.parametrize("screen_only", [False, True])

@@ -30,6 +30,7 @@ import re
 import pytest
 
 from tests.conftest import RECORDINGS, cli_replay, truth_turns
+from tests.segments import by_prompt as _segments
 
 CASE = RECORDINGS / "vibe" / "h15-vibe-probe12-79x23"
 WORD = re.compile(r"\w+")
@@ -37,16 +38,6 @@ WORD = re.compile(r"\w+")
 
 def _turns(screen_only: bool) -> list[dict]:
     return cli_replay(CASE, "vibe", screen_only)["turns"]
-
-
-def _segments(turns: list[dict]) -> list[list[dict]]:
-    segs: list[list[dict]] = []
-    for t in turns:
-        if t["role"] == "user" and not t.get("kind"):
-            segs.append([])
-        elif segs:
-            segs[-1].append(t)
-    return segs
 
 
 def _served_table(header: str) -> list[list[str]]:

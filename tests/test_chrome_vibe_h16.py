@@ -28,18 +28,9 @@ import pytest
 from agents_chrome.transcript import TLine
 from agents_chrome.vibe import PROFILE
 from tests.conftest import RECORDINGS, cli_replay, truth_turns
+from tests.segments import by_prompt as _segments
 
 CASE = RECORDINGS / "vibe" / "h16-vibe-probe1615t2-173x43"
-
-
-def _segments(turns: list[dict]) -> list[list[dict]]:
-    segs: list[list[dict]] = []
-    for t in turns:
-        if t["role"] == "user" and not t.get("kind"):
-            segs.append([])
-        elif segs:
-            segs[-1].append(t)
-    return segs
 
 
 def _calls(rows: list[str], width: int = 80) -> list[tuple[str, str]]:

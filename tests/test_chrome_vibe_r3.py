@@ -44,7 +44,7 @@ def segments(turns: list[dict]) -> list[list[dict]]:
 
 def grids(text: str) -> list[list[str]]:
     """Each box grid of an answer as its rows, split where a bottom edge ends one."""
-    from agents_chrome.vibe import GRID_ROW
+    from agents_chrome.grids import GRID_ROW
     out: list[list[str]] = []
     cur: list[str] = []
     for ln in text.split("\n"):
