@@ -122,8 +122,9 @@ class ClaudeCodeProfile(ChromeProfile):
     screen_signatures = (r"Claude Code v\d", r"Welcome to Claude Code")
     resume_words = frozenset({"--continue", "-c", "--resume", "-r"})  # `claude --continue`, `claude -r <id>`
     # a box table laid out anew in the render that scrolled the view, a row grown
-    # past a whole view between two frames (see `Stitcher._relaid_unshared`)
-    layout_options = {"relaid_moved": True}
+    # past a whole view between two frames (see `Stitcher._relaid_unshared`);
+    # a full-screen `/clear` starts a document of its own (`layout`)
+    layout_options = {"relaid_moved": True, "fresh_layouts": True}
     rules = (
         LineRule("logo", "chrome", LOGO.pattern),
         LineRule("logo-still", "chrome", LOGO_STILL.pattern),
@@ -283,10 +284,12 @@ class ClaudeCodeProfile(ChromeProfile):
         and nothing below it. Its rows share the header with the document's
         top: while the conversation before it is shorter than the screen,
         the stitcher lays the new view over it from the top, and the turns
-        before the clear are gone. A clear is a new layout: joined to the old
-        one by words, which it shares none of, it follows it; so that it shares
-        none, the header's rows drawn after a clear are left out (`rows`).
-        Counted in frame order by `_new_text_only`."""
+        before the clear are gone. A clear is a new layout that follows the
+        old one (`fresh_layouts`), never joined on words: a status row both
+        hold (`✻ Worked for 1s · done 12:39 PM` after `✻ Cogitated for 1s ·
+        done 12:39 PM`) would put the new conversation's rows after it in
+        place of the turns before it. The header's rows drawn after a clear
+        are left out (`rows`). Counted in frame order by `_new_text_only`."""
         if not frame.alternate:
             return None
         return frame.memo.get(("clears", self), 0)
@@ -347,11 +350,17 @@ class ClaudeCodeProfile(ChromeProfile):
         at the new width. Taken as a view of the new width, those old rows
         open the new layout, and the redraw, which shares no row with them,
         would be stitched after them: a second copy of the conversation.
+        So are frames taken while a full-screen render was half drawn (the
+        cursor up in the conversation's rows).
         """
         held: Frame | None = None  # history a left-out inline frame carried, for the next frame
         size: tuple[int, int] | None = None
         repainting = False  # resized in the alternate screen, the box not yet drawn anew
+        torn_inputs: list[str] = []  # keys typed while a left-out half-drawn frame was taken
         for f in frames:
+            if torn_inputs:
+                f = dataclasses.replace(f, inputs=torn_inputs + f.inputs)
+                torn_inputs = []
             if size is not None and (f.columns, f.rows) != size:
                 repainting = f.alternate
             size = (f.columns, f.rows)
@@ -359,14 +368,17 @@ class ClaudeCodeProfile(ChromeProfile):
                 top = self._frame_box_top(f)
                 if top is not None and len(f.lines[top].rstrip()) < f.columns - 1:
                     continue
-                if f.reason in ("resize", "quiet") and top is not None and f.cursor[1] < top:
-                    # taken as the terminal changed size, or at a pause, while the
-                    # renderer was still redrawing the conversation (2.1.197 draws
-                    # without synchronized updates; the cursor is up in the rows it
-                    # writes; a render's end puts it back in the input box): a row
-                    # half rewritten holds cells of two states. (A pause comes
-                    # mid-render when the machine is slow: a render of more than a
-                    # pipe's 4 kB written in two reads 0.4 s apart.)
+                if top is not None and f.cursor[1] < top:
+                    # taken while the renderer was still redrawing the conversation
+                    # (at a pause, at a resize, at any boundary): Claude Code draws
+                    # without synchronized updates, and on a slow machine a render of
+                    # more than a pipe's 4 kB reaches the terminal in two reads a pause
+                    # apart; the cursor is up in the rows it writes, where every
+                    # finished render leaves it in or below the input box. Rows half
+                    # rewritten hold cells of two states (a table's rows drawn twice,
+                    # the rows below not moved yet): placed as a view, they add a copy
+                    # of the conversation. The keys typed meanwhile go with the next frame.
+                    torn_inputs += f.inputs
                     continue
                 if repainting:
                     # After a shrink the screen keeps the old rows cut at the
@@ -683,6 +695,7 @@ class ClaudeCodeProfile(ChromeProfile):
         _prompts_that_look_like_commands(labeled)
         _unknown_commands(labeled)
         _answers_without_marker(labeled)
+        _running_commands(labeled)
         _task_rows(labeled)
         return labeled
 
@@ -692,6 +705,8 @@ class ClaudeCodeProfile(ChromeProfile):
             first = members[0]
             if first.rule == "tool-summary":
                 return _summary_turns(text)
+            if first.rule == "tool-running":
+                return Turn("tool_call", first.body, name="Bash")
             m = TOOL_CALL.match(first.line.text.strip() if "\n" not in text else "● " + " ".join(
                 ln.strip() for ln in text.splitlines()))
             if m:
@@ -730,6 +745,31 @@ class ClaudeCodeProfile(ChromeProfile):
 #: Rows drawn only once a prompt was sent: the spinner/status line, the tip
 #: under it, the thinking time.
 WORKING_RULES = frozenset({"status-star", "status-star-tokens", "tip", "thinking-time"})
+
+
+def _running_commands(labeled: list[Labeled]) -> None:
+    """A running group's row left as it was last drawn: its latest shell
+    command's description (`● Scan the notes`, the bullet blinking) over the
+    command (`⎿  $ head -n 5 notes.md`) is that call, not an answer and its
+    output. It stays so when nothing was drawn over it again: a permission
+    dialog taller than the screen covered the rest of the turn. When the
+    group's closing row follows (past the working status), the pair is that
+    group as it ran, left over by the stitching: chrome, the closing row
+    counts the call."""
+    for y in range(len(labeled) - 1):
+        lb, below = labeled[y], labeled[y + 1]
+        if not GROUP_COMMAND.match(below.line.text):
+            continue
+        text = lb.line.text
+        if not ((lb.rule == "answer" and text.startswith("●"))
+                or (lb.kind == "cont" and y and labeled[y - 1].kind == "blank")) or not GROUP_DESCRIBED.match(text):
+            continue
+        nxt = next((m for m in labeled[y + 2:] if m.kind not in ("blank", "chrome")), None)
+        if nxt is not None and nxt.rule == "tool-summary":
+            lb.kind, lb.rule, lb.body = "chrome", "tool-running", ""
+        else:
+            lb.kind, lb.rule, lb.body = "tool_call", "tool-running", below.line.text.strip()[1:].strip()[2:].strip()
+        below.kind, below.rule, below.body = "chrome", "tool-running", ""
 
 
 def _answers_without_marker(labeled: list[Labeled]) -> None:
@@ -1083,19 +1123,45 @@ def _group_anchor(rows: "list[str]", y: int) -> str | None:
     return None
 
 
+#: the row under a running group's row naming its latest shell command (`⎿  $ head -n 5 a.md`)
+GROUP_COMMAND = regex.compile(r"^\s{2,4}⎿\s+\$ \S")
+#: a running group's row that shows its latest shell command's description instead of its
+#: counts (`● Scan the notes` / `  Scan the notes`, its bullet blinking): words at the
+#: bullet's column, no call's `Name(…)`
+GROUP_DESCRIBED = regex.compile(r"^(?:●| ) \S(?!.*\)\s*$)")
+
+
 def _learn_groups(rows: "list[str]", groups: "dict[str, set[str]]") -> None:
     """Remember, per row a collapsed group sits under, the calls its running
-    row named under it (`⎿  $ wc -l notes.md`, `⎿  notes.md`), one at a time."""
+    row named under it (`⎿  $ wc -l notes.md`, `⎿  notes.md`), one at a time.
+    The running row is its counts (`Reading 1 file…`) or, while a shell command
+    runs, that command's description with the command under it."""
     for y, r in enumerate(rows):
-        if not r or "…" not in r or not GROUP_RUNNING.match(r) or y + 1 >= len(rows):
+        if not r or y + 1 >= len(rows):
             continue
-        detail = rows[y + 1].strip()
+        below = rows[y + 1]
+        if "…" in r and GROUP_RUNNING.match(r):
+            pass
+        elif not (GROUP_COMMAND.match(below) and GROUP_DESCRIBED.match(r)):
+            continue
+        detail = below.strip()
         if not detail.startswith("⎿"):
             continue
         anchor = _group_anchor(rows, y)
         if anchor is None:
             continue
         groups.setdefault(anchor, set()).add(detail[1:].strip())
+
+
+def _distinct_calls(named: "set[str]") -> int:
+    """How many calls a running group named: a name cut at the width (`…`) after a
+    resize is the same call as a longer one it begins."""
+    keys = sorted({n.rstrip("…").rstrip() for n in named}, key=len, reverse=True)
+    kept: list[str] = []
+    for k in keys:
+        if not any(o.startswith(k) for o in kept):
+            kept.append(k)
+    return len(kept)
 
 
 def _groups_as_run(labeled: list[Labeled], groups: "dict[str, set[str]]") -> None:
@@ -1116,7 +1182,7 @@ def _groups_as_run(labeled: list[Labeled], groups: "dict[str, set[str]]") -> Non
     for y, lb in enumerate(labeled):
         if lb.rule != "tool-summary":
             continue
-        ran = len(groups.get(_group_anchor(texts, y) or "", ()))
+        ran = _distinct_calls(groups.get(_group_anchor(texts, y) or "", set()))
         closed = sum(int(m.group(2)) for m in SUMMARY.finditer(lb.body))
         if ran <= closed:
             continue

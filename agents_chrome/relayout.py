@@ -246,7 +246,7 @@ class LayoutStitcher:
     Exposes the joined `doc`, `times` and `gaps` like a `Stitcher`.
     """
 
-    def __init__(self, fuller_reprint: bool = False, cut_words: bool = False,
+    def __init__(self, fuller_reprint: bool = False, cut_words: bool = False, fresh_layouts: bool = False,
                  **stitcher_options: object) -> None:
         #: join a new layout that reprints the old document's end with more
         #: words than it had by the reprint (`_reprint_join`)
@@ -254,6 +254,11 @@ class LayoutStitcher:
         #: join the layouts on a word the old one drew cut at its row's end
         #: (`_end_in`'s `cut_words`)
         self._cut_words = cut_words
+        #: a change of `layout` (not of width) starts a document of its own (a
+        #: screen cleared for a new conversation): it follows the old one, never
+        #: joined on words both happen to hold (a status row's `done 12:39 PM`)
+        self._fresh_layouts = fresh_layouts
+        self._fresh = False  # the current layout is such a document
         self._options = stitcher_options
         self._cur = Stitcher(**stitcher_options)  # type: ignore[arg-type]
         self._width = 0
@@ -273,9 +278,10 @@ class LayoutStitcher:
         """`layout`: how the view lays the document out besides its width (a
         program's compact or expanded view of the same history); None: as
         before. A change of either starts a new layout."""
-        if self._cur.doc and ((width and self._width and width != self._width)
-                              or (layout is not None and self._layout is not None and layout != self._layout)):
+        relaid = layout is not None and self._layout is not None and layout != self._layout
+        if self._cur.doc and ((width and self._width and width != self._width) or relaid):
             self._settle()
+            self._fresh = self._fresh_layouts and relaid
         if width:
             self._width = width
         if layout is not None:
@@ -296,6 +302,8 @@ class LayoutStitcher:
             return list(new), list(new_times), set(new_gaps)
         if not new:
             return list(old), list(old_times), set(self._base_gaps)
+        if self._fresh:
+            return self._concat(old, old_times, self._base_gaps, new, new_times, new_gaps)
         reach = 3 * max(self._tall, 10) + 20
         lo = max(0, len(old) - reach)
         if self._fuller_reprint:

@@ -285,12 +285,18 @@ def fold_redraws(lines: list[TLine], marks: "Iterable[int | tuple[int, int]]") -
                 head = lines[q]
                 lines[q] = replace(head, text=head.text[:col].rstrip(), wrapped=False)
                 start = q + 1
+                cut = max(s0, start)
             else:
                 while (lead and start > 0 and not WORD.search(lines[start - 1].text)
                        and lines[start - 1].source != "alt"):
                     start -= 1
                     lead -= 1
-            cut = max(s0, start)
+                # wordless rows after the mark that the old copy has no
+                # counterpart for, one of them drawn (its table's closing
+                # border), are the old copy's last rows, scrolled up after the
+                # mark: they go with it, or they stand between the copy's
+                # neighbours (a prompt and the row under it)
+                cut = max(s0 + lead if any(ln.text.strip() for ln in lines[s0:s0 + lead]) else s0, start)
             del lines[start:cut]
             shift += cut - start
             words = None
