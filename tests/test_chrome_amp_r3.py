@@ -102,8 +102,11 @@ def test_a_shell_tool_row_is_the_command_the_model_asked_for(case: Path):
             got = " ".join(t["text"].split())
             # Amp may draw a chain's first command as the `$` row and sum up
             # the rest (`ls`, `grep`) as searches: a leading part up to `&&`
+            # A command too long for even one row is cut by Amp with `…` and
+            # never drawn whole: the row is then a leading part of the command
+            cut = got.endswith("…") and got[:-1].rstrip()
             assert any(s == got or s.startswith(got) and s[len(got):].lstrip().startswith(("&&", "||", ";", "|"))
-                       for s in served), t["text"]
+                       or cut and s.startswith(cut) for s in served), t["text"]
 
 
 SHELLED = [c for c in CASES if json.loads((c / "meta.json").read_text()).get("shell")]
@@ -151,32 +154,51 @@ SETTLED = re.compile(r"^\s{0,2}[✓✗]\s+(\S.*?)\s*▸?\s*$")
 SPINNING = re.compile(r"^\s{0,2}[⠀-⣿]\s+(\S.*?)\s*▸?\s*$")
 
 
-def tool_rows(case: Path) -> tuple[set[str], set[str]]:
-    """Tool header bodies drawn settled (✓/✗) and drawn with a spinner."""
+def tool_rows(case: Path) -> tuple[set[str], set[str], dict[str, int]]:
+    """Tool header bodies drawn settled (✓/✗) and drawn with a spinner, and
+    for each settled header's tail (`1 search`) the most rows with it one
+    frame showed (so at least that many calls were drawn settled)."""
     settled: set[str] = set()
     spinning: set[str] = set()
+    most: dict[str, int] = {}
     with CastReader(case / "session.cast") as r:
         for f in iter_frames(r):
             if f.alternate:
+                here: dict[str, int] = {}
                 for ln in f.lines:
                     ln = ln.rstrip("█▁▂▃▄▅▆▇ ")
                     if m := SETTLED.match(ln):
                         settled.add(m.group(1))
+                        tail = m.group(1).split(None, 1)[-1]
+                        here[tail] = here.get(tail, 0) + 1
                     elif m := SPINNING.match(ln):
                         spinning.add(m.group(1))
-    return settled, spinning
+                for tail, n in here.items():
+                    most[tail] = max(most.get(tail, 0), n)
+    return settled, spinning, most
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_a_tool_header_drawn_settled_anywhere_is_replayed_settled(case: Path):
     """A tool row drawn with a spinner ('Exploring 1 file') and later shown
     settled ('✓ Explored 1 file', maybe only in a scrolled-back view) is
-    replayed in its settled form."""
-    settled, spinning = tool_rows(case)
+    replayed in its settled form. Calls with the same header are told apart
+    by count: a call left spinning is allowed only beside as many settled
+    ones as a single frame showed at once (h16-amp-gen1609: a third
+    `Exploring 1 search` spun until a burst of answer scrolled it away, and
+    its settled row was never written to the terminal)."""
+    settled, spinning, most = tool_rows(case)
     tails = {s.split(None, 1)[-1] for s in settled}
-    for t in turns_of(case):
-        if t["role"] == "tool_call" and t["text"] in spinning and t["text"] not in settled:
-            assert t["text"].split(None, 1)[-1] not in tails, t["text"]
+    calls = [t["text"] for t in turns_of(case) if t["role"] == "tool_call"]
+    for text in calls:
+        if text in spinning and text not in settled:
+            tail = text.split(None, 1)[-1]
+            # Several calls share a header (`Explored 1 search`): one whose
+            # settled row was never drawn (the answer scrolled it away while
+            # it still spun) stays as drawn, but only once every call whose
+            # settled row one frame showed together is replayed settled
+            kept = sum(1 for c in calls if c in settled and c.split(None, 1)[-1] == tail)
+            assert tail not in tails or kept >= most[tail], text
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
