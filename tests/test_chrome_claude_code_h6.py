@@ -48,18 +48,48 @@ def contains(hay: list[str], needle: list[str]) -> bool:
     return any(hay[i:i + n] == needle for i in range(len(hay) - n + 1))
 
 
+def drawn_trigrams(case) -> set[tuple[str, str, str]]:
+    """Every run of three words on some frame of the recording (a frame's rows
+    read in order, so a paragraph wrapped across rows keeps its runs)."""
+    out: set[tuple[str, str, str]] = set()
+    for f in frames_of(case):
+        ws = words("\n".join(f.lines))
+        out.update(zip(ws, ws[1:], ws[2:]))
+    return out
+
+
+def lost_drawn(tw: list[str], pw: list[str], runs: set[tuple[str, str, str]]) -> int:
+    """How many words of `tw` the in-order match with `pw` leaves out that some
+    frame drew: each inside a run of three of `tw` a frame shows (a lone word
+    is on screen somewhere by chance)."""
+    drawn = [False] * len(tw)
+    for i in range(len(tw) - 2):
+        if tuple(tw[i:i + 3]) in runs:
+            drawn[i] = drawn[i + 1] = drawn[i + 2] = True
+    sm = difflib.SequenceMatcher(None, tw, pw, autojunk=False)
+    matched = {b.a + x for b in sm.get_matching_blocks() for x in range(b.size)}
+    return sum(1 for i in range(len(tw)) if i not in matched and drawn[i])
+
+
 def test_inline_frames_drawn_for_a_wider_width_add_no_text() -> None:
     shown = [c for c in CASES if any(not f.alternate and _drawn_wider(f) for f in frames_of(c))]
     assert shown, "no recording has an inline frame laid out wider than the screen"
     for case in shown:
         truth, got = truth_segments(case), replayed_segments(case)
         assert len(got) == len(truth), case.name
+        runs = drawn_trigrams(case)
         for k, (want, have) in enumerate(zip(truth, got)):
             tw, pw = words(" ".join(want)), words(" ".join(have))
             hit = common(tw, pw)
             assert hit >= 0.95 * len(pw), f"{case.name} answer {k}: text that is no answer"
-            # (an interrupted answer's truth may hold a chunk the TUI never drew)
-            assert hit >= 0.95 * len(tw), f"{case.name} answer {k}: answer text lost"
+            # Lost is measured against what some frame drew: an interrupted
+            # answer's truth may hold a chunk the TUI never drew, and a full-screen
+            # view can scroll an answer's first rows away before any frame shows
+            # them (an answer streamed into a 63-column full-screen view and
+            # stopped with Ctrl+Z: its `●` row is on no frame of the recording).
+            # A replay cannot bring back words no frame held: only the
+            # truth words it leaves out that a frame drew count as lost.
+            assert lost_drawn(tw, pw, runs) <= 0.05 * len(tw), f"{case.name} answer {k}: answer text lost"
 
 
 #: Answers whose drawn last line is known lost, as (recording, answer index): reason.
