@@ -43,6 +43,9 @@ MAX_RUN = 40
 #: trailing words of the old document that may be stale (a row streamed
 #: mid-word, a status that settled) and give way to the new layout
 MAX_STALE = 60
+#: most rows the new layout may have drawn above a settled call row that the
+#: old one had not (`LayoutStitcher._between`)
+BETWEEN_ROWS = 6
 
 
 def _words(rows: Sequence[str], lo: int, hi: int) -> list[tuple[str, int, int]]:
@@ -329,12 +332,26 @@ class LayoutStitcher:
             # the row's first word changed and nothing else (`• Running
             # <cmd>` settled to `• Ran <cmd>`): the new layout's row
             kept = [new[rb]]
+            between = self._between(old, wa, wb, qa - len(ow), qb - len(nw), ra, new, rb)
+        else:
+            between = None
         cut = ra + 1
         rows, times = list(new[rb + 1:]), list(new_times[rb + 1:])
         start_row = rb + 1
         settled, dropped = _settled(list(old[:ra]), new, wa, wb, qa, qb)
         old_kept_times = list(old_times[:cut])
         base_gaps = {g for g in self._base_gaps if g <= cut}
+        if between is not None and not dropped:
+            # the rows the new layout drew between the settled row and the row
+            # above it in both (`✔ You approved codex to run <cmd> this time`,
+            # left when the approval the old layout showed was answered) stand
+            # in place of the old layout's rows there
+            lo_old, rows_new, _lo_new = between
+            settled[lo_old:ra] = rows_new
+            old_kept_times[lo_old:ra] = [old_kept_times[ra]] * len(rows_new)
+            shift = len(rows_new) - (ra - lo_old)
+            base_gaps = {g if g <= lo_old else g + shift for g in base_gaps}
+            cut += shift
         if dropped:
             settled = [r for k, r in enumerate(settled) if k not in dropped]
             old_kept_times = [t for k, t in enumerate(old_kept_times) if k not in dropped]
@@ -343,6 +360,28 @@ class LayoutStitcher:
         doc = settled + kept + rows
         gaps = base_gaps | {cut + g - start_row for g in new_gaps if g > start_row}
         return doc, old_kept_times + list(times), gaps
+
+    @staticmethod
+    def _between(old: Sequence[str], wa: list[tuple[str, int, int]], wb: list[tuple[str, int, int]],
+                 i: int, j: int, ra: int, new: Sequence[str], rb: int) -> tuple[int, list[str], int] | None:
+        """Where the old layout's word before the joined row (old word `i`,
+        ending a row with no words between it and row `ra`) ends a row a few
+        rows above the joined row in the new layout too (from new word `j`
+        back), and the new layout has rows with words between it and the
+        joined row (`rb`): (first old row after it, the new rows, new row)."""
+        if i < 0 or j < 0:
+            return None
+        while j >= 0 and wb[j][0] != wa[i][0] and rb - wb[j][1] <= BETWEEN_ROWS:
+            j -= 1
+        if j < 0 or wb[j][0] != wa[i][0] or rb - wb[j][1] > BETWEEN_ROWS:
+            return None
+        if (j + 1 < len(wb) and wb[j + 1][1] == wb[j][1]) or (i + 1 < len(wa) and wa[i + 1][1] == wa[i][1]):
+            return None  # not the last word of its row in both
+        lo_old, lo_new = wa[i][1] + 1, wb[j][1] + 1
+        rows_new = list(new[lo_new:rb])
+        if not any(WORD.search(r) for r in rows_new) or any(WORD.search(r) for r in old[lo_old:ra]):
+            return None
+        return lo_old, rows_new, lo_new
 
     @staticmethod
     def _concat(old: list[str], old_times: list[float], old_gaps: set[int], new: list[str],

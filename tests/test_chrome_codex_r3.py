@@ -105,15 +105,35 @@ def test_every_tool_call_shown(case: Path) -> None:
         assert len(got["tools"]) >= len(want["tools"]), want["user"]
 
 
+#: a command Codex's parser summarises as `Read <file>`: cat/head/tail/nl of one file
+_READ = re.compile(r"(?:cat|head|tail|nl)(?:\s+-[\w-]+(?:\s+\d+)?)*\s+([^\s|;&<>]+)")
+
+
+def _read_file(call: dict) -> str | None:
+    m = _READ.fullmatch(str((call.get("input") or {}).get("cmd", "")).strip())
+    return m.group(1) if m else None
+
+
 def _drawn_calls(turns: list[dict]) -> list[dict]:
     """The truth turns without the calls Codex does not draw (a failed
-    apply_patch verification) and their results."""
+    apply_patch verification) and their results, and without a read of a
+    file already read in the same group of calls: Codex 0.169 lists an
+    exploring group's reads by unique file name, so `cat f` then
+    `head -n 20 f` with no text between them are one `Read f` row
+    (h16-sh-codex-exec: the screen never drew a second row)."""
     out: list[dict] = []
+    read: set[str] = set()  # files read in the current group of calls
     for i, t in enumerate(turns):
         nxt = turns[i + 1] if i + 1 < len(turns) else {}
+        if t["role"] not in ("tool_call", "tool_result"):
+            read = set()
         if t["role"] == "tool_call" and nxt.get("role") == "tool_result" and \
                 nxt["text"].startswith("apply_patch verification failed"):
             continue
+        if t["role"] == "tool_call" and (f := _read_file(t)) is not None:
+            if f in read:
+                continue
+            read.add(f)
         out.append(t)
     return out
 
