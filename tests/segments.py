@@ -43,6 +43,18 @@ def by_prompt(turns: list[dict]) -> list[list[dict]]:
     return out
 
 
+def per_prompt(turns: list[dict]) -> list[tuple[str, list[dict]]]:
+    """(typed prompt with its whitespace collapsed, the turns after it up to
+    the next prompt)."""
+    out: list[tuple[str, list[dict]]] = []
+    for t in turns:
+        if t["role"] == "user" and not t.get("kind"):
+            out.append((" ".join(t["text"].split()), []))
+        elif out:
+            out[-1][1].append(t)
+    return out
+
+
 def norm(s: str) -> str:
     return " ".join(s.split())
 

@@ -31,6 +31,7 @@ from agents_chrome.rules import label_lines
 from agents_chrome.stitch import Stitcher
 from agents_chrome.transcript import TLine
 from tests.conftest import cli_replay, frames_of, meta_of, recording_cases, truth_turns, typed_prompts
+from tests.segments import per_prompt as _per_prompt
 
 CASES = [c for c in recording_cases("claude-code") if meta_of(c).get("agent_version", "").startswith("2.1.197")]
 WORD = regex.compile(r"\w+")
@@ -53,17 +54,6 @@ def _tasks_shown(case: Path) -> list[str]:
 
 
 TASKS = [c for c in CASES if _tasks_shown(c)]
-
-
-def _per_prompt(turns: list[dict]) -> list[tuple[str, list[dict]]]:
-    """(typed prompt, the turns after it up to the next prompt)."""
-    out: list[tuple[str, list[dict]]] = []
-    for t in turns:
-        if t["role"] == "user" and not t.get("kind"):
-            out.append((" ".join(t["text"].split()), []))
-        elif out:
-            out[-1][1].append(t)
-    return out
 
 
 def test_there_are_task_list_cases():

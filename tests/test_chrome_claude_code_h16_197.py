@@ -31,22 +31,12 @@ import regex
 from agents_chrome.claude_code import PROFILE, SLASH_ENTRY, _task_panel
 from agents_chrome.transcript import TLine
 from tests.conftest import cli_replay, frames_of, meta_of, recording_cases, truth_turns
+from tests.segments import per_prompt as _per_prompt
 
 ALL = recording_cases("claude-code")
 CASES = [c for c in ALL if meta_of(c).get("agent_version", "").startswith("2.1.197")]
 BOTH = pytest.mark.parametrize("screen_only", [False, True], ids=["recorded", "screen-only"])
 WORD = regex.compile(r"\w+")
-
-
-def _per_prompt(turns: list[dict]) -> list[tuple[str, list[dict]]]:
-    """(typed prompt, the turns after it up to the next prompt)."""
-    out: list[tuple[str, list[dict]]] = []
-    for t in turns:
-        if t["role"] == "user" and not t.get("kind"):
-            out.append((" ".join(t["text"].split()), []))
-        elif out:
-            out[-1][1].append(t)
-    return out
 
 
 def _answers(turns: list[dict]) -> list[str]:
