@@ -68,6 +68,8 @@ def _quote_depth(row: str) -> int:
     """How many quotes the row is nested in (`▌ ▌ …`: two)."""
     m = QUOTE_BARS.match(row)
     return len(m.group(1)) // 2 if m else 0
+
+
 BOX_EDGE = "│╮╯┐┘┤║"
 #: punctuation that can end a row Rich cut one short of the width, the space
 #: after it skipped at the fold (`the slow close:` / `every port is…`)

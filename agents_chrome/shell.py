@@ -306,7 +306,7 @@ def learn_prompt(frames: list[Frame]) -> Learned | None:
     if all(k is not None and k == rows[0][2] for _, _, k in rows):
         return None  # the accepted lines all open with the same prompt PROMPT knows
     # (a prefix a tool put in front of the prompt meanwhile, `(.venv) `, is no part of it)
-    texts = [t[m.end():] if (m := _PROMPT_PREFIX.match(t)) is not None else t for _, t, _ in rows]
+    texts = [_unprefixed(t) for _, t, _ in rows]
     shared = os.path.commonprefix(texts)
     shared = shared[:shared.rfind(" ") + 1]
     words = shared.split()

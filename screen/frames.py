@@ -400,12 +400,6 @@ class FrameBuilder:
         s = self.screen
         keep = s.history.maxlen or 10_000
         step = max(64, min(self._SLICE, keep // 2))  # a slice scrolls at most `step` rows
-        if len(data) <= step:  # most writes: one slice (none when empty)
-            if data:
-                s.feed(data)
-                if s.history_total - self._hist_mark >= keep - 2 * step and not s.synchronized:
-                    self.take("history")
-            return
         for i in range(0, len(data), step):
             s.feed(data[i:i + step])
             if s.history_total - self._hist_mark >= keep - 2 * step and not s.synchronized:
