@@ -582,6 +582,11 @@ class VirtualScreen(pyte.Screen):
         self._snap_text: list[str] = []
         self._snap_wrapped: list[bool] = []  # per row, `Row.wrapped` as of the last snapshot
         self._snap_cols = 0
+        #: per row, its cells as of the last snapshot that read it (a plain dict
+        #: copy) and its blank: a row marked dirty but holding the same cells is
+        #: told by one dict comparison, with no tuple of its cells made
+        self._snap_src: list[dict | None] = []
+        self._snap_blank: list[Char | None] = []
         # row snapshots by their text: equal rows are one tuple (see `snapshot_with_text`)
         self._rows_seen: dict[str, tuple[Char, ...]] = {}
         # One pen per set of attributes drawn with (see `Pen`), and the pen
@@ -901,6 +906,33 @@ class VirtualScreen(pyte.Screen):
             cursor.x = x + w
             if not autowrap and cursor.x >= cols:
                 cursor.x = cols - 1  # no autowrap: the cursor stays on the last column
+
+    def insert_characters(self, count: int | None = None) -> None:
+        """ICH, and each character drawn in insert mode (`_draw_unicode`), as
+        tmux's grid_view_insert_cells: the cells from the cursor move right by
+        `count` and the ones pushed past the last column are gone (pyte kept
+        one past it, which a reflow brought back). When cells move, tmux's
+        grid_move_cells counts the row written to the last column (`cellused`
+        is the width): the blanks moved in count, so a row tracked with
+        autowrap off (`_NoWrapRow`, which counts a default blank only inside
+        what it holds) is grown to the width here, or an erase after it, then
+        a resize, would measure it shorter than tmux does."""
+        cursor = self.cursor
+        y = cursor.y
+        self.dirty.add(y)
+        count = count or 1
+        cols = self.columns
+        x0 = cursor.x
+        line = self.buffer[y]
+        for x in range(cols, x0 - 1, -1):
+            if x + count < cols:
+                line[x + count] = line[x]
+            line.pop(x, None)
+        if x0 + count < cols and type(line) is _NoWrapRow:
+            if line.seen < cols:
+                line.seen = cols
+            if line.size < cols:
+                line.size = cols
 
     def _pair_flag(self, ch: str) -> bool:
         """A second regional indicator joins the first into one flag cell."""
@@ -1738,11 +1770,14 @@ class VirtualScreen(pyte.Screen):
         """`snapshot()` and the rows' text, both kept up to date incrementally."""
         buf, cols, rows = self.buffer, self.columns, self.lines
         snap, texts, wraps = self._snap, self._snap_text, self._snap_wrapped
+        src, blanks = self._snap_src, self._snap_blank
         rows_seen = self._rows_seen
         if len(snap) != rows or self._snap_cols != cols or len(wraps) != rows:
             snap = self._snap = [None] * rows
             texts = self._snap_text = [""] * rows
             wraps = self._snap_wrapped = [False] * rows
+            src = self._snap_src = [None] * rows
+            blanks = self._snap_blank = [None] * rows
             self._snap_cols = cols
             dirty: Any = range(rows)
         else:
@@ -1753,7 +1788,16 @@ class VirtualScreen(pyte.Screen):
                 # every change of a row's wrap flag marks the row dirty
                 wraps[y] = False if line is None else bool(line.wrapped)
                 if line:
+                    # Most rows marked dirty hold what they held (a TUI repaints
+                    # its whole region every render): the same cells as the
+                    # copy kept when this row was last read give the same
+                    # tuple, told without making one (the cells are interned:
+                    # mostly identity tests, in C)
+                    was = src[y]
+                    if was is not None and blanks[y] is line.default and was == line:
+                        continue
                     cells = row_cells(line, cols)
+                    src[y], blanks[y] = line.copy(), line.default
                     old = snap[y]
                     # A row redrawn as it was (full-screen TUIs repaint every
                     # row of every frame), or as another row was (a view
@@ -1777,6 +1821,7 @@ class VirtualScreen(pyte.Screen):
                     snap[y], texts[y] = cells, text
                 else:
                     snap[y], texts[y] = None, ""
+                    src[y] = None
         self.dirty.clear()
         return list(snap), list(texts)
 

@@ -10,7 +10,7 @@ REP character.
 from __future__ import annotations
 
 import pyte
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from screen.parser import compile_sgr, compile_sgr_params
 from pyte.screens import Char
@@ -53,6 +53,10 @@ def _state(s: VirtualScreen) -> tuple:
 
 @settings(max_examples=400, deadline=None)
 @given(st.lists(st.tuples(ESCAPE, TEXT), min_size=1, max_size=30), st.integers(3, 16), st.integers(2, 6))
+# Autowrap off, then insert mode: the parser had tracked the row already
+# (holding 3 cells), `draw` only at the insert (holding 6), and the blanks the
+# insert moved in counted for one and not the other (tmux: up to the width).
+@example([("", "•●"), ("\x1b[?7l", "a"), ("\x1b[4h", "a"), ("\x1b[K", "a")], 6, 2)
 def test_text_written_by_the_parser_is_what_draw_writes(pieces, cols, rows):
     # Texts with nothing between them are one text to the parser: draw them as one.
     merged: list[tuple[str, str]] = []

@@ -64,6 +64,13 @@ CASES: dict[str, tuple[int, int, list]] = {
     "erase-characters-and-line-over-halves": (10, 4, ["日本語ab\x1b[1;2H\x1b[2X", "\r\n日本語\x1b[2;4H\x1b[1X",
                                                       "\r\n日本語\x1b[3;4H\x1b[K", "\r\n日本語\x1b[4;4H\x1b[1K"]),
     "insert-mode-with-wide-characters": (10, 3, ["\x1b[4h日本\x1b[1;1Hx\x1b[1;4Hé\x1b[4l"]),
+    # tmux counts a row a character was inserted into (mode 4 or ICH) as
+    # written to the width, blanks moved in included, autowrap on or off: a
+    # narrower resize splits it there; the cell pushed past the edge is gone.
+    "insert-with-autowrap-off-then-erase-keeps-the-width": (6, 2, ["•●\x1b[?7la\x1b[4ha\x1b[K", (5, 2), (4, 2)]),
+    "insert-at-the-start-of-a-short-no-wrap-row": (6, 2, ["\x1b[?7lxy\x1b[4h\ra\x1b[K\x1b[4l", (5, 2), (4, 2)]),
+    "ich-on-a-no-wrap-row-then-erase": (6, 2, ["\x1b[?7lxy\r\x1b[@\x1b[C\x1b[K", (5, 2), (4, 2)]),
+    "insert-mode-drops-the-cell-pushed-past-the-edge": (6, 3, ["abcdef\r\x1b[4hx\x1b[4l\r\nq", (5, 3), (3, 3), (7, 3)]),
     "autowrap-off-drops-a-wide-character-that-does-not-fit": (6, 3, ["\x1b[?7labcde中文x\r\n中文字中文\x1b[?7h"]),
 }
 
@@ -110,3 +117,19 @@ def test_autowrap_off_drops_a_wide_character_at_the_edge():
 def test_a_tab_from_the_last_column_keeps_the_pending_wrap():
     s = run(10, 3, ["1234567890\tX"])
     assert s.text_lines()[:2] == ["1234567890", "X"]
+
+
+def test_a_row_written_by_insert_mode_with_autowrap_off_counts_to_the_width():
+    # The erase leaves "xyaa" but tmux's extent stays 6: at 5 columns the row
+    # splits, its blank tail takes a row and the text goes to the scrollback.
+    s = run(6, 2, ["xy\x1b[?7la\x1b[4ha\x1b[K"])
+    assert s.buffer[0].used == 6
+    s.resize(columns=5, lines=2)
+    assert [ln.text for ln in s.scrollback] == ["xyaa"] and s.text_lines() == ["", ""]
+
+
+def test_insert_mode_drops_the_cell_pushed_past_the_edge():
+    s = run(6, 2, ["abcdef\r\x1b[4hx"])
+    assert max(s.buffer[0]) == 5
+    s.resize(columns=7, lines=2)
+    assert s.text_lines()[0] == "xabcde"
