@@ -872,7 +872,7 @@ class AmpProfile(ChromeProfile):
             rows = [m.line.text.rstrip() for m in members]
             while rows and not rows[-1].strip():
                 rows.pop()
-            return Turn(kind, textwrap.dedent("\n".join(rows)))
+            return Turn(kind, _dedent_opening_code(rows))
         if kind == "tool_call":
             head = text.splitlines()[0].strip() if text else ""
             if rule == "shell":
@@ -910,6 +910,32 @@ class AmpProfile(ChromeProfile):
                     hi = next((u.time for u in made[i + 1:] if u.time is not None), float("inf"))
                     t.text = with_link_targets(t.text, links, used, t.time, hi)
         return made
+
+
+#: the column Amp draws an answer's text at, and how far past it a code block's rows
+_ANSWER_COL, _CODE_INDENT = 1, 4
+
+
+def _indent(row: str) -> int:
+    return len(row) - len(row.lstrip())
+
+
+def _dedent_opening_code(rows: list[str]) -> str:
+    """The rows of an answer that opens with a code block, dedented: the
+    block's rows (down to the first row at the answer's column) lose the
+    answer's column and the four columns Amp draws a block in by, so the
+    code keeps an indent every row of it has (`    x = 1` over `    y = 2`);
+    the rest of the answer is dedented together. (Dedenting all the rows
+    together kept the block's four columns when a table or text row
+    followed, and took an indent all code rows share away otherwise.)"""
+    col = _ANSWER_COL
+    split = next((k for k, r in enumerate(rows) if r.strip() and _indent(r) <= col), len(rows))
+    head, tail = rows[:split], rows[split:]
+    if not any(r.strip() for r in head):
+        return textwrap.dedent("\n".join(rows))
+    cut = min(min(_indent(r) for r in head if r.strip()), col + _CODE_INDENT)
+    out = [r[cut:] if r.strip() else "" for r in head]
+    return "\n".join(out + ([textwrap.dedent("\n".join(tail))] if tail else []))
 
 
 PROFILE = AmpProfile()

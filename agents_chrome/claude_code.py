@@ -20,13 +20,15 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from itertools import repeat
+from itertools import compress, count, repeat
+from operator import contains, methodcaller
 from typing import Callable, Iterable, Iterator
 
 import regex
 from wcwidth import wcswidth, wcwidth
 
 from agents_chrome.cjk_bold import marked_ideograph_bold
+from agents_chrome.grids import merge_cells
 from agents_chrome.input_line import InputLine
 from agents_chrome.profile import ChromeProfile, _insert_by_time, per_frame
 from agents_chrome.rules import Labeled, LineRule
@@ -34,6 +36,7 @@ from agents_chrome.transcript import TLine, fold_reprints
 from agents_chrome.wraps import broken_token
 from agents_chrome.turns import Turn
 from screen.frames import Frame
+from screen.vscreen import FLAG_ITALIC
 from screen.memo import IdentityMemo
 
 RULE = regex.compile(r"^\s*─{20,}\s*$")
@@ -240,6 +243,7 @@ class ClaudeCodeProfile(ChromeProfile):
           and an Enter on a command that clears the screen (`/clear`) leaves
           them there for good: the answer loses its tail.
         - Bold set between ideographs gets its `**` back (`cjk_bold`).
+        - The thinking a running group shows under it goes (`_running_thinking`).
         """
         lines = frame.lines
         if not frame.alternate:
@@ -259,6 +263,9 @@ class ClaudeCodeProfile(ChromeProfile):
             menu = end
         if panel < end:
             lines = lines[:panel] + [""] * (end - panel) + lines[end:]
+        thinking = _running_thinking(frame, end)
+        if thinking:
+            lines = [ln if y not in thinking else "\x00" for y, ln in enumerate(lines)]
         if frame.memo.get(("clears", self), 0):
             drawn = frame.lines
             lines = [("" if y < end and (HEADER.match(drawn[y]) or _HEADER_FIRST.match(drawn[y])) else ln)
@@ -267,6 +274,8 @@ class ClaudeCodeProfile(ChromeProfile):
         run = 0
         stale_pin = frame.memo.get(("stale-pin", self), False)
         for y, ln in enumerate(lines[:end]):
+            if ln == "\x00":
+                continue  # a running group's thinking: gone when the group closes
             if y >= menu or (y == 0 and stale_pin) or (
                     scrolled and (_pill(ln) or (y == 0 and ln.startswith("❯")))):
                 out.append(None)
@@ -424,7 +433,7 @@ class ClaudeCodeProfile(ChromeProfile):
                     g = self._with_rows_above_redraw(g, cut, prev, f.scrolled + f.lines)
                 yield g
             if not f.alternate and prev is not None:
-                cut = max((off for off, why in f.marks if why == "clear"), default=None)
+                cut = max((off for off, why in f.marks if why == "clear"), default=None) if f.marks else None
                 if cut is not None and not _opens_with_header(prev.lines):
                     after = f.scrolled[cut:] + f.lines
                     if not any(r.strip() for r in after):
@@ -526,7 +535,8 @@ class ClaudeCodeProfile(ChromeProfile):
         first = next((y for y, t in enumerate(texts) if t.startswith("❯ ")), None)
         if frame.cells:
             if first is None:
-                first = next((top + y for y, ln in enumerate(frame.lines) if ln.startswith("❯ ")), None)
+                # (the rows tested in C: this runs for every frame)
+                first = next(compress(count(top), map(_ECHO_START, frame.lines)), None)
             if first is not None:
                 texts += frame.lines
         if first is None:
@@ -587,21 +597,37 @@ class ClaudeCodeProfile(ChromeProfile):
         keys = InputLine()
 
         self._alt_widths: set[int] = set()
+        self._echo_bgs: set[str] = set()
+        self._headless: set[tuple[str, ...]] = set()
+        self._headed: dict[str, tuple[str, ...]] = {}
+        detailed = [False]  # the inline detailed transcript (Ctrl+O) is up
 
         def tap(frames: Iterable[Frame]) -> Iterator[Frame]:
             for f in frames:
                 if f.alternate:
                     self._alt_widths.add(f.columns)
+                    if f.styles:
+                        _learn_headless_echo(f, self._echo_bgs, self._headless, self._headed)
                 for sent in keys.feed(f.inputs):
                     key = _markless(_FENCE_ROW.sub("", sent))
                     if key:
                         self._pasted[key] = sent
-                if not f.alternate and any(_DETAILED in ln and DETAILED_FOOTER.match(ln) for ln in f.lines[-3:]):
-                    f = _without_history(f)
+                if not f.alternate:
+                    if any(_DETAILED in ln and DETAILED_FOOTER.match(ln) for ln in f.lines[-3:]):
+                        detailed[0] = True
+                        f = _without_history(f)
+                    elif detailed[0]:
+                        # the detailed view is up until the normal view's input box is drawn
+                        # again: a frame taken in the middle of its render (its footer
+                        # already pushed up, or not drawn yet) scrolled rows of it too
+                        if self._frame_box_top(f) is None:
+                            f = _without_history(f)
+                        else:
+                            detailed[0] = False
                 self._learn_echo_marks(f)
                 self._learn_box(f)
                 self._learn_tasks(f)
-                _learn_groups(f.lines, self._groups)
+                _learn_groups(f.lines, self._groups, f)
                 yield f
 
         self._boxed: dict[str, list[str]] = {}
@@ -609,6 +635,9 @@ class ClaudeCodeProfile(ChromeProfile):
         self._wide_box: dict[str, tuple[list[str], int]] = {}
         self._tasks: dict[str, float] = {}
         lines = super().transcript(tap(self._new_text_only(self._cleared_tail(self._without_dialogs(self._laid_out(frames))))))
+        headless = _headless_rows(self._headless)
+        if headless:
+            lines = _headless_echo_heads(lines, headless, self._headed)
         lines = _drop_input_boxes(_without_restored_rows(lines))
         return _join_broken_tokens(_join_wide_wraps(_join_reflowed(fold_reprints(lines, HEADER))), self._alt_widths)
 
@@ -721,13 +750,22 @@ class ClaudeCodeProfile(ChromeProfile):
         if kind == "user":
             key = _markless(text)
             pasted = getattr(self, "_pasted", {}).get(key)
+            if pasted is None and members and members[0].line.text.startswith(_HEADLESS):
+                # an echo whose first rows never were in the view: the paste it ends
+                pasted = next((v for k, v in getattr(self, "_pasted", {}).items()
+                               if len(key) >= 12 and k.endswith(key)), None)
             if pasted is not None:
                 # the recording's input events hold the pasted text itself: the echo
                 # renders it (a fence row drawn as nothing, a list item's next line indented)
                 return Turn(kind, pasted)
             # the box as typed first; else the marks the echo's styles stand for
-            for rows in (getattr(self, "_boxed", {}).get(key), getattr(self, "_typed", {}).get(key)):
-                typed = _typed_markdown(text, rows) if rows is not None else None
+            # (a list item typed `* item` is echoed `- item`: the box still holds the `*`)
+            unbulleted = _ECHO_BULLET.sub(r"\1", text)
+            for echo, rows in ((text, getattr(self, "_boxed", {}).get(key)),
+                               (text, getattr(self, "_typed", {}).get(key)),
+                               (unbulleted, getattr(self, "_boxed", {}).get(_markless(unbulleted))
+                                if unbulleted != text else None)):
+                typed = _typed_markdown(echo, rows) if rows is not None else None
                 if typed:
                     text = typed
                     break
@@ -786,21 +824,79 @@ def _answers_without_marker(labeled: list[Labeled]) -> None:
     it back, its first rows above the view; a call's own rows also come
     right under it. (There the row must sit at the answer's indent: a job
     message the shell printed once the agent's screen was gone starts at
-    the margin.)
+    the margin.) A finished group's row with a blank row under it is as
+    good as the status line: the group draws nothing of its own below.
     """
     in_prompt = working = False
     after_call = False
+    group_done = False
     for lb in labeled:
         if lb.kind in ("user", "assistant", "tool_call", "tool_result", "thinking", "system"):
             in_prompt, working = lb.kind in ("user", "tool_call", "tool_result"), False
             after_call = lb.kind != "user"
+            # a finished group's row (`Ran 1 shell command`) has no rows of its own
+            # under a blank one: what comes after the blank is the answer (a table
+            # relaid as it grew in a short view, its `●` row left above the view)
+            group_done = lb.rule == "tool-summary" and not lb.line.text.rstrip().endswith("…")
         elif lb.kind == "chrome" and in_prompt and lb.rule in WORKING_RULES:
             working = True
+        elif lb.kind == "blank" and group_done and in_prompt:
+            working = True
+        elif group_done and working and lb.kind == "cont" and TOOL_CALL.match("●" + lb.line.text[1:]):
+            # the next call's row caught with its blinking bullet off (`  Update(notes.txt)`)
+            working = group_done = False
         elif (lb.kind == "cont" and in_prompt and working and lb.body.strip()
               and (not after_call or (lb.line.text[:2] == "  " and lb.line.text[2:3].strip()))):
             lb.kind, lb.rule = "assistant", "answer-without-marker"
             lb.body = lb.body[2:] if lb.body.startswith("  ") else lb.body  # the answer's indent
             in_prompt = working = False
+
+
+_THINKING_HEAD = regex.compile(r"^\s{0,4}⎿\s+\S")
+#: the row of a running group right above its thinking: its counts, or the call it runs
+_RUNNING_ROW = regex.compile(r"^(?:●\s|\s{2})(?:Thinking for \d+[smh], |)(?:Reading|Running|Searching|Listing|Writing"
+                             r"|Editing|Updating|Creating|Fetching|Finding)\b")
+
+
+def _running_thinking(frame: Frame, end: int) -> set[int]:
+    """Rows of the thinking the full-screen renderer shows under a running
+    group (`Thinking for 8s, reading 1 file…` / `⎿  <the thinking, italic>`):
+    a `⎿` row whose text is italic, and the rows under it at its text's
+    indent, italic too. Once the group closes (`Thought for 8s, read 1
+    file`) they are gone; placed as conversation, a dozen rows that vanish
+    leave the next view nothing to join on but the prompt, and the turn
+    comes back twice."""
+    lines = frame.lines
+    out: set[int] = set()
+    y = 0
+    while y < end:
+        ln = lines[y]
+        if "⎿" not in ln[:6] or not _THINKING_HEAD.match(ln):
+            y += 1
+            continue
+        at = ln.index("⎿") + 1
+        while at < len(ln) and ln[at] == " ":
+            at += 1
+        if not _italic_at(frame, y, at) or not (y and _RUNNING_ROW.match(lines[y - 1])):
+            y += 1
+            continue
+        k = y + 1
+        while k < end and lines[k][:at].strip() == "" and len(lines[k]) > at and lines[k][at] != " " \
+                and _italic_at(frame, k, at):
+            k += 1
+        if k - y >= 3:  # a row or two vanishing the stitcher joins over (2.1.197 keeps them)
+            out.update(range(y, k))
+        y = k
+    return out
+
+
+def _italic_at(frame: Frame, y: int, x: int) -> bool:
+    """The cell at column `x` of row `y` is drawn italic."""
+    try:
+        spans = frame.styles[y]
+    except (IndexError, TypeError):
+        return False
+    return any(a <= x < b and flags & FLAG_ITALIC for a, b, _fg, _bg, flags in spans)
 
 
 def _fresh_clear(lines: list[str], end: int) -> bool:
@@ -1131,13 +1227,17 @@ GROUP_COMMAND = regex.compile(r"^\s{2,4}⎿\s+\$ \S")
 GROUP_DESCRIBED = regex.compile(r"^(?:●| ) \S(?!.*\)\s*$)")
 
 
-def _learn_groups(rows: "list[str]", groups: "dict[str, set[str]]") -> None:
+def _learn_groups(rows: "list[str]", groups: "dict[str, set[str]]", frame: "Frame | None" = None) -> None:
     """Remember, per row a collapsed group sits under, the calls its running
     row named under it (`⎿  $ wc -l notes.md`, `⎿  notes.md`), one at a time.
     The running row is its counts (`Reading 1 file…`) or, while a shell command
-    runs, that command's description with the command under it."""
-    for y, r in enumerate(rows):
-        if not r or y + 1 >= len(rows):
+    runs, that command's description with the command under it. The model's
+    thinking shown there meanwhile (italic, `frame`'s styles) names no call."""
+    # a call's row under the group's starts with `⎿` (stripped): only the rows
+    # right above such a row are read (the rows are tested in C, every frame)
+    for y in compress(count(-1), map(contains, rows, repeat("⎿"))):
+        r = rows[y] if y >= 0 else ""
+        if not r:
             continue
         below = rows[y + 1]
         if "…" in r and GROUP_RUNNING.match(r):
@@ -1147,6 +1247,9 @@ def _learn_groups(rows: "list[str]", groups: "dict[str, set[str]]") -> None:
         detail = below.strip()
         if not detail.startswith("⎿"):
             continue
+        if frame is not None and _italic_at(frame, y + 1, len(below) - len(below.lstrip()) + len(detail)
+                                            - len(detail[1:].lstrip())):
+            continue  # the model's thinking (italic), not a call
         anchor = _group_anchor(rows, y)
         if anchor is None:
             continue
@@ -1299,6 +1402,107 @@ def _history_before_resize(frame: Frame, held: Frame | None) -> Frame | None:
     part = dataclasses.replace(frame, scrolled=frame.scrolled[:cut], widths=frame.widths[:cut],
                                wrapped=frame.wrapped[:cut], marks=[m for m in frame.marks if m[0] <= cut])
     return part if held is None else _with_history_before(part, held)
+
+
+#: the head given to an echo whose `❯ ` row was never in the view (`_headless_echo_heads`)
+_HEADLESS = "❯ "
+
+
+def _learn_headless_echo(frame: Frame, bgs: set[str], tails: set[tuple[str, ...]],
+                         headed: dict[str, tuple[str, ...]]) -> None:
+    """A sent prompt taller than the full-screen view (a paste of many lines
+    at few rows): the render after Enter scrolls its echo's first rows,
+    `❯ ` and all, above the view's top before any frame shows them; what is
+    drawn is the echo's tail at the top of the view, rows indented two on
+    the echo's own background from the first cell. Kept by text: the rows
+    of such a tail (the background one an echo's `❯ ` row was seen on) go in
+    `tails`, and in `headed` each echo seen with its `❯ ` row (its rows, by
+    their words): a tail an echo with its head holds is that echo's (its
+    last rows at the top of a later view, or a view grown taller showing
+    it whole at another width)."""
+    lines, styles = frame.lines, frame.styles
+
+    def block(y: int, bg: str | None) -> list[str]:
+        got: list[str] = []
+        while y < len(lines):
+            ln, sp = lines[y], styles[y] if y < len(styles) else ()
+            if not (sp and sp[0][0] == 0 and sp[0][3] != "default" and (bg is None or sp[0][3] == bg)
+                    and ln.startswith("  ")):
+                break
+            bg = sp[0][3]
+            if ln.strip():
+                got.append(ln)
+            y += 1
+        return got
+
+    for y, ln in enumerate(lines):
+        if ln.startswith("❯ "):
+            sp = styles[y] if y < len(styles) else ()
+            if sp and sp[0][0] == 0 and sp[0][3] != "default":
+                bgs.add(sp[0][3])
+                rows = tuple([ln] + block(y + 1, sp[0][3]))
+                headed.setdefault(_words(rows), rows)
+    if not bgs:
+        return
+    y = 0
+    while y < len(lines) and not lines[y].strip():
+        y += 1
+    sp = styles[y] if y < len(styles) else ()
+    if sp and sp[0][3] in bgs and not lines[y].startswith("❯"):
+        got = block(y, sp[0][3])
+        if got:
+            tails.add(tuple(got))
+
+
+def _words(rows: Iterable[str]) -> str:
+    return " ".join(" ".join(rows).split())
+
+
+def _headless_rows(tails: set[tuple[str, ...]]) -> set[str]:
+    """The rows of the tails (`_learn_headless_echo`)."""
+    return {r for tail in tails for r in tail}
+
+
+def _headless_echo_heads(lines: list[TLine], rows: set[str], headed: dict[str, tuple[str, ...]]) -> list[TLine]:
+    """Each run of an echo's tail rows (`_learn_headless_echo`) with no `❯ `
+    row of its echo above it (through blank rows, the tail's own and the
+    echo's) is the prompt, not the end of the answer above: drawn whole with
+    its head elsewhere (at another width), the run becomes that drawing
+    (once; a later run of the same echo goes); never drawn with its head,
+    its first row becomes its head."""
+    out: list[TLine] = []
+    done: set[tuple[str, ...]] = set()
+    y, n = 0, len(lines)
+    while y < n:
+        ln = lines[y]
+        if ln.source != "alt" or ln.text not in rows:
+            out.append(ln)
+            y += 1
+            continue
+        end = y
+        k = y
+        while k < n and (lines[k].text in rows or not lines[k].text.strip()):
+            if lines[k].text in rows:
+                end = k + 1
+            k += 1
+        words = _words(r.text for r in lines[y:end])
+        whole = next((rs for w, rs in headed.items() if words in w), None)
+        ws = _words(whole) if whole else ""
+        k = len(out) - 1
+        while k >= 0 and (not out[k].text.strip() or out[k].text in rows
+                          or (ws and out[k].text.startswith("  ") and _words([out[k].text]) in ws)):
+            k -= 1
+        if k >= 0 and out[k].text.startswith("❯ ") and (not ws or ws.startswith(_words([out[k].text]))):
+            out.extend(lines[y:end])
+        elif whole is not None:
+            if whole not in done:
+                done.add(whole)
+                out.extend(dataclasses.replace(ln, text=r) for r in whole)
+        else:
+            out.append(dataclasses.replace(ln, text=_HEADLESS + ln.text[2:]))
+            out.extend(lines[y + 1:end])
+        y = end
+    return out
 
 
 def _with_history_before(frame: Frame, held: Frame) -> Frame:
@@ -1464,6 +1668,10 @@ def _echo_rows(block: list[tuple[str, tuple]]) -> list[str] | None:
     return out if changed else None
 
 
+#: a list item's bullet as the echo draws it (`-`, for an item typed `* item` too)
+_ECHO_BULLET = regex.compile(r"(?m)^([ \t]*)- (?=\S)")
+
+
 def _typed_markdown(echo: str, rows: list[str]) -> str | None:
     """The prompt as typed: the input box's rows (`rows`, marks included),
     joined where the echo says. The box wraps a long line at its own width
@@ -1520,6 +1728,9 @@ def _markless(text: str) -> str:
     last echo is read again on every frame.)"""
     return "".join(text.translate(_NO_MARKS).split())  # split(): at what isspace() is
 
+
+#: a row opens with a prompt's echo (`❯ `), as a function of the row
+_ECHO_START = methodcaller("startswith", "❯ ")
 
 _NO_MARKS = str.maketrans("", "", MD_MARKS_TEXT)
 
@@ -1969,7 +2180,11 @@ def _one_row_per_record(text: str) -> str:
     record takes two or more rows, each holding a piece of every cell. Read
     row by row, the pieces of different cells interleave ("IC Basel … 100
     SBB"). The rows between two rules are one record: each cell's pieces,
-    top to bottom, are joined with a space.
+    top to bottom, are joined with a space, or with nothing under a piece
+    that filled its column (a word longer than the column, cut by character:
+    seven columns in 61 cells leave each five; `grids.merge_cells`) unless
+    the piece opens with the space the wrap fell on (a body cell's second
+    leading space; header cells are centred).
     """
     if "│" not in text:
         return text
@@ -1989,8 +2204,10 @@ def _one_row_per_record(text: str) -> str:
         if len(group) == 1 or len({len(p) for p in parts}) != 1 or not _in_drawn_table(lines, i, j):
             out.extend(group)
         else:
-            indent = group[0][:len(group[0]) - len(group[0].lstrip())]
-            cells = [" ".join(p[c].strip() for p in parts if p[c].strip()) for c in range(len(parts[0]))]
-            out.append(indent + "│ " + " │ ".join(cells) + " │")
+            # a body cell keeps the space it wrapped at (`│  grei │` under a full
+            # `│ ussni │`: a new word); the header's cells are centred, their
+            # leading spaces say nothing
+            header = i > 0 and lines[i - 1].lstrip().startswith("┌")
+            out.append(merge_cells(group, carried_space=not header))
         i = j
     return "\n".join(out)

@@ -58,6 +58,16 @@ EXPLORE_ITEM = regex.compile(r"^\s*(?:└\s+)?(?P<verb>List|Read|Search|Find|Gre
 OUTPUT_ROW = regex.compile(r"^\s{4}\S")
 # A command still running, as Codex draws it before `• Ran` / `• You ran`.
 RUNNING_ROW = regex.compile(r"^[•◦]\s+Running\s+(?P<cmd>\S.*?)\s*$")
+#: the header of a group of reads while it runs (`• Exploring`, bold, its
+#: `└ Read …` rows under it); `• Explored` once they are done
+EXPLORING_ROW = regex.compile(r"^[•◦] Exploring\s*$")
+#: the status row over the composer while a turn runs: `◦ Working (3s • esc
+#: to interrupt)`, the reasoning's title in place of `Working`, a note of
+#: background terminals after it, cut at the width
+STATUS_ROW = regex.compile(r"^[•◦] \S.*\(\d+[hms](?: \d+[hms])* • esc to\b")
+#: a row of the logo Codex draws at start-up (braille cells), replaced by its
+#: header card a moment later
+LOGO_ROW = regex.compile(r"^[\s\u2800-\u28ff]*[\u2801-\u28ff][\s\u2800-\u28ff]*$")
 # A row that opens an answer, a call or a notice: conversation, never the
 # composer's footer.
 TURN_ROW = regex.compile(r"^[•◦■]\s")
@@ -69,7 +79,7 @@ FENCE_ROW = regex.compile(r"^\s*(```|~~~)")
 CARD_MARKS = frozenset("#*_`~>•◦▪-")
 # Markdown typed in a prompt that its card renders anew: a list, quote or
 # heading row, bold, inline code.
-TYPED_MARKDOWN = regex.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|>\s|#{1,6}\s)|\*\*\S|`[^`]+`")
+TYPED_MARKDOWN = regex.compile(r"^\s*(?:[-*+•]\s|\d+[.)]\s|>\s|#{1,6}\s)|\*\*\S|`[^`]+`")
 
 
 def full_bg(frame: Frame, y: int) -> str | None:
@@ -121,6 +131,11 @@ def _italic_from(frame: Frame, y: int, x0: int) -> bool:
             for x in range(max(sp[0], x0), min(sp[1], len(text))):
                 covered[x] = True
     return all(covered[x] or text[x] == " " for x in range(x0, len(text)))
+
+
+def _bold_at(frame: Frame, y: int, x: int) -> bool:
+    """The cell at column x of row y is drawn bold."""
+    return y < len(frame.styles) and any(sp[0] <= x < sp[1] and sp[4] & FLAG_BOLD for sp in frame.styles[y])
 
 
 # Answers about one row snapshot: an unchanged row is the very same cell
@@ -340,6 +355,9 @@ class CodexProfile(ChromeProfile):
             while y > 0 and _card_bg(frame, y - 1) is not None:
                 y -= 1
             end = _above_menu(frame, y)
+            end = _above_mentions(frame, end)
+            if end == 0:
+                return None  # the popup fills the view: no conversation row shows
         # While the user has scrolled back, `New activity · ↓ Back to bottom
         # · esc` sits on the view's last rows, over the conversation: the
         # view ends above it, so the hint never enters the document and the
@@ -604,6 +622,26 @@ class CodexProfile(ChromeProfile):
                 thinking = False
             if thinking:
                 seg[y - a] = THINK_MARK + seg[y - a]
+        for y in range(a, b):
+            # The status row goes: it changes every second and sits where
+            # the next rows of the turn will be drawn (the start-up logo
+            # too: the header card takes its place). Left in, a view
+            # taken a moment later lays the turn's new rows over it, a
+            # conflict that sends the view onto an older copy of the same
+            # rows (a prompt sent again, whose reads repeat an earlier
+            # turn's), and the new rows are lost.
+            if STATUS_ROW.match(lines[y]) or LOGO_ROW.match(lines[y]):
+                seg[y - a] = ""
+        for y in range(a, b - 1):
+            # A running group of reads is the same row as the finished one:
+            # `• Exploring` becomes `• Explored` in place. Left as drawn, a
+            # view taken just after the change lays that row over another
+            # text and, when the prompt and the reads repeat an earlier
+            # turn's, the stitcher takes the view for a new stretch of the
+            # document (the prompt twice).
+            if (EXPLORING_ROW.match(lines[y]) and lines[y + 1].startswith("  └ ")
+                    and _bold_at(frame, y, 2)):
+                seg[y - a] = "• Explored"
         for ln in lines[a:b]:
             # rows of wide text drawn to the last cell (the stitched view keeps no width);
             # ASCII rows that close (a long token cut there: see wraps.join_broken_tokens)
@@ -1106,6 +1144,29 @@ def _unmarked(text: str) -> str:
     return text.replace("`", "").replace("**", "")
 
 
+#: the key hint closing the `@` popup (files, directories, skills to mention),
+#: over the composer, and the popup's title row
+MENTION_HINT = regex.compile(r"^\s+enter/tab insert · esc close\b")
+MENTION_TOP = regex.compile(r"^  Mentions\s*$")
+
+
+def _above_mentions(frame: Frame, end: int) -> int:
+    """Where the conversation ends when the `@` popup sits on the composer:
+    above its title row, or at the view's top when the popup fills the view
+    (its title scrolled away: on a short screen it is taller than the room
+    above the composer), else `end`."""
+    lines = frame.lines
+    k = end - 1
+    while k > 0 and not lines[k].strip():
+        k -= 1
+    if k < 0 or not MENTION_HINT.match(lines[k]):
+        return end
+    for y in range(k - 1, -1, -1):
+        if MENTION_TOP.match(lines[y]):
+            return y
+    return 0
+
+
 def _above_menu(frame: Frame, end: int) -> int:
     """Where the conversation ends when a slash-command popup sits on the
     composer: above the popup's rows (one of them highlighted), else `end`."""
@@ -1239,11 +1300,24 @@ def _drop_redrawn_tables(labeled: list[Labeled]) -> None:
         for d, rows in enumerate(draws[:-1]):
             later = Counter(w for e in draws[d + 1:] for r in e
                             for w in TABLE_WORD.findall(labeled[r].line.text))
-            for r in reversed(rows):
-                words = Counter(TABLE_WORD.findall(labeled[r].line.text))
+            kept = len(rows)
+            for k in range(len(rows) - 1, -1, -1):
+                words = Counter(TABLE_WORD.findall(labeled[rows[k]].line.text))
                 if words - later:
                     break
                 later -= words
+                kept = k
+            # The rules right under the last row kept stay with it when the
+            # next drawing opens on a cell row (its own rule above it scrolled
+            # away): a rule holds no words, so it always "comes back" later,
+            # but it is the kept rows' own (the header's heavy rule, the
+            # light rule closing a body row), and without it they are read
+            # as no table at all.
+            nxt = draws[d + 1][0]
+            while (0 < kept < len(rows) and _geometry(_cols_text(labeled[nxt].line.text)) is None
+                   and _geometry(_cols_text(labeled[rows[kept]].line.text)) is not None):
+                kept += 1
+            for r in rows[kept:]:
                 lb = labeled[r]
                 if lb.kind == "assistant":
                     lb.body = ""  # the answer's marker row: the turn stays open

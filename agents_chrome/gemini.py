@@ -267,8 +267,10 @@ class GeminiProfile(ChromeProfile):
         labeled = super().label(lines)
         _label_shell_echoes(labeled)
         _label_boxes(labeled)
+        _drop_running_box_copies(labeled)
         _label_bare_tools(labeled)
         _label_answered_slashes(labeled)
+        _label_prompt_edge_pieces(labeled)
         _open_unmarked_answers(labeled)
         _strip_gutters(labeled)
         _drop_stale_live_copies(labeled)
@@ -303,7 +305,9 @@ class GeminiProfile(ChromeProfile):
             # a table narrowed to the width: its cells wrapped at words, one row each again
             width = max((m.line.width for m in members), default=0)
             band = getattr(self, "_band_w", {}).get(id(members[0].line)) if members else None
-            text = unfold_word_wrapped_rows(text, min(width, band) if band else width)
+            # (or at a narrower width it was laid out at while the window was resized)
+            laid = tuple(sorted({m.line.width for m in members if 0 < m.line.width < width}))
+            text = unfold_word_wrapped_rows(text, min(width, band) if band else width, also=laid)
             # a bold run the width cut between two ideographs, joined again
             return Turn(kind, regex.sub(r"(?<!\*)\*\*\*\*(?!\*)", "", text))
         return Turn(kind, text)
@@ -500,18 +504,25 @@ def _rejoin_wrapped(text: str, members: list[Labeled]) -> str:
     rows: list[str] = []
     carry = False  # the previous row wrapped into this one
     cut = False  # ... in the middle of a word
+    grid_row, carry_w = False, 0  # the row being carried on is a grid's; its width
     for k, m in enumerate(members):
         # a row's text, as the terminal reflowed it; a code row's body (its
         # line number cut off by _strip_gutters) when that is what it holds
         body = m.body if m is members[0] or m.rule == "code-gutter" else m.line.text
-        if carry and rows:
+        if carry and rows and grid_row:
+            # a grid's row: the cells as drawn, the row padded to the width it wrapped at
+            rows[-1] = rows[-1] + " " * max(0, carry_w - wcswidth(rows[-1])) + body
+        elif carry and rows:
             rows[-1] = rows[-1].rstrip() + ("" if cut and body[:1].strip() else " ") + body.lstrip()
         elif k in cuts and rows:
             rows[-1] = rows[-1].rstrip() + body.lstrip()  # the rest of a token Gemini cut at the width
         else:
             rows.append(body)
         ln = m.line
+        if not carry:
+            grid_row = ln.text.lstrip()[:1] in ("┌", "│", "├", "└") and m.kind == "cont"
         carry = ln.wrapped and m.kind in ("user", "assistant", "cont")
+        carry_w = ln.width
         # (a row ending in a wide character one cell short of the width is
         # full too: the next wide character did not fit)
         cut = bool(ln.text) and not ln.text[-1].isspace() and (
@@ -829,6 +840,29 @@ def _label_answered_slashes(labeled: list[Labeled]) -> None:
             lb.kind, lb.rule, lb.body = "user", "prompt", m.group("body")
 
 
+#: a row holding nothing but a box's vertical edges
+_EDGES_ONLY = regex.compile(r"^[\s│]*│[\s│]*$")
+
+
+def _label_prompt_edge_pieces(labeled: list[Labeled]) -> None:
+    """A narrowing reflows the history: a tool box drawn at the old width
+    has each row wrapped, its right edge `│` on a row of its own. When Ink's
+    erase after the resize overwrites the box's rows but for such pieces,
+    they are left right under the prompt's rows (the band's bottom edge
+    gone with the rest) and read as the prompt's last rows. A row of the
+    prompt's run with nothing but box edges on it is chrome: a prompt row
+    always has the text typed on it."""
+    in_prompt = False
+    for lb in labeled:
+        if lb.kind == "user":
+            in_prompt = True
+        elif lb.kind == "cont" and in_prompt:
+            if _EDGES_ONLY.match(lb.line.text):
+                lb.kind, lb.rule, lb.body = "chrome", "box-piece", ""
+        elif lb.kind != "blank":
+            in_prompt = False
+
+
 def _label_shell_echoes(labeled: list[Labeled]) -> None:
     """A command run in shell mode (`!` on an empty prompt) is echoed in the
     prompt band as a prompt is, with `$` where a prompt has `>`: ` $ ls -1`
@@ -910,6 +944,34 @@ def _label_boxes(labeled: list[Labeled]) -> None:
         if labeled[groups[i][0]].rule == "box-row":
             labeled[groups[i][0]].body = labeled[groups[i][0]].line.text  # a table row: the grid is the answer's
         i += 1
+
+
+#: a box header's status while its tool runs (`⊷`, a braille spinner)
+_RUNNING = frozenset("⊷") | frozenset(chr(c) for c in range(0x2801, 0x2900))
+
+
+def _drop_running_box_copies(labeled: list[Labeled]) -> None:
+    """A resize while a tool runs: Ink's erase misses rows (_drop_stale_live_copies)
+    and the call's box, drawn running (`⊷`), stays in the history, once per
+    redraw of the drag, above the box drawn again. A box whose header is
+    running, followed past its own rows, blanks and chrome by a box with the
+    same header (the command cut where a row ends, `…` or not), is such a copy:
+    chrome. A call that ran stays drawn `✓`/`x`; two running boxes of one
+    command side by side end drawn settled, one box each."""
+    heads = [k for k, lb in enumerate(labeled) if lb.kind == "tool_call" and lb.rule == "tool-box"]
+    for a, b in zip(heads, heads[1:]):
+        ma, mb = TOOL_HEAD.match(labeled[a].body or ""), TOOL_HEAD.match(labeled[b].body or "")
+        if not ma or not mb or ma.group("status") not in _RUNNING or ma.group("name") != mb.group("name"):
+            continue
+        # (a header too long for its row ends cut, with or without `…`)
+        x, y = (" ".join(m.group("arg").replace("│", " ").split()).rstrip("…") for m in (ma, mb))
+        if not x or not (x.startswith(y) or y.startswith(x)):
+            continue
+        if any(labeled[k].kind not in ("blank", "chrome", "tool_result", "cont") or
+               (labeled[k].kind == "cont" and labeled[k].rule != "tool-output") for k in range(a + 1, b)):
+            continue
+        for k in range(a, b):  # its blank rows too: a reflowed edge piece is no blank row's text
+            labeled[k].kind, labeled[k].rule, labeled[k].body = "chrome", "stale-running-box", ""
 
 
 def _label_bare_tools(labeled: list[Labeled]) -> None:
@@ -998,6 +1060,12 @@ def _open_unmarked_answers(labeled: list[Labeled]) -> None:
             in_prompt, closed, thinking = True, False, True
         elif lb.kind == "blank" or (in_prompt and not closed):
             continue
+        elif in_prompt and closed and lb.kind == "cont" and (
+                (prev_row is not None and prev_row.line.wrapped and prev_row.rule in _LIVE_CHROME)
+                or _hint_head(lb)):
+            # the tail of a live-area row a narrowing reflowed (`?` of `? for
+            # shortcuts` under a spinner row), not an answer's first row
+            lb.kind, lb.rule, lb.body = "chrome", "live-fragment", ""
         elif in_prompt and closed and lb.kind == "cont":
             lb.kind, lb.rule, lb.body = "assistant", "unmarked-answer", lb.line.text.strip()
             in_prompt = False
@@ -1035,10 +1103,20 @@ def _drop_stale_live_copies(labeled: list[Labeled]) -> None:
             i += 1
             continue
         end = next((k for k in range(i + 1, n) if labeled[k].kind in _ANSWER_ENDS), n)
-        if any(lb.rule in _LIVE_CHROME for lb in labeled[i:end]) or _marker_repeated(labeled[i:end]):
+        if (any(lb.rule in _LIVE_CHROME for lb in labeled[i:end]) or _marker_repeated(labeled[i:end])
+                or _spans_resize(labeled[i:end])):
             _label_live_fragments(labeled[i:end])
             _drop_prefix_copies(labeled[i:end])
+            _drop_raw_table_drafts(labeled[i:end])
         i = end
+
+
+def _spans_resize(answer: list[Labeled]) -> bool:
+    """The answer's rows were laid out at more than one width: the window
+    was resized while it was written. Ink's erase after the resize can miss
+    the whole live area and leave only the answer's rows behind (no spinner
+    or footer piece, no second `✦`)."""
+    return len({lb.line.width for lb in answer if lb.line.width and lb.line.text.strip()}) > 1
 
 
 def _marker_repeated(answer: list[Labeled]) -> bool:
@@ -1046,6 +1124,14 @@ def _marker_repeated(answer: list[Labeled]) -> bool:
     between): the live area was left behind whole, its marker row with it."""
     heads = ["".join(lb.line.text.split()) for lb in answer if lb.kind == "assistant"]
     return any(b.startswith(a) for k, a in enumerate(heads) for b in heads[k + 1:])
+
+
+def _hint_head(lb: Labeled) -> bool:
+    """The head of the footer's right-aligned hint alone on a row (`?`,
+    `? for`), wrapped or far from the answer's indent."""
+    text = lb.line.text.strip()
+    indent = len(lb.line.text) - len(lb.line.text.lstrip())
+    return bool(text) and _SHORTCUTS_HINT.startswith(text) and (lb.line.wrapped or indent >= 8)
 
 
 def _label_live_fragments(answer: list[Labeled]) -> None:
@@ -1056,13 +1142,16 @@ def _label_live_fragments(answer: list[Labeled]) -> None:
     far from the answer's indent."""
     prev: Labeled | None = None
     for lb in answer:
-        text = lb.line.text.strip()
-        indent = len(lb.line.text) - len(lb.line.text.lstrip())
         if lb.kind == "cont" and prev is not None and prev.line.wrapped and prev.rule in _LIVE_CHROME:
             lb.kind, lb.rule, lb.body = "chrome", "live-fragment", ""
-        elif lb.kind == "cont" and text and _SHORTCUTS_HINT.startswith(text) and (lb.line.wrapped or indent >= 8):
+        elif lb.kind == "cont" and _hint_head(lb):
             lb.kind, lb.rule, lb.body = "chrome", "live-fragment", ""
         prev = lb
+
+
+#: the fewest characters (spaces left out) a left-behind copy holds: a lone
+#: `>` or `-` row that the next row happens to open with is no copy
+_MIN_COPY = 8
 
 
 def _drop_prefix_copies(answer: list[Labeled]) -> None:
@@ -1082,7 +1171,7 @@ def _drop_prefix_copies(answer: list[Labeled]) -> None:
         # the longest run of rows ending at i that the rows after it open with
         # (whole: the rows after must reach past the run's end)
         cut = at[i + 1]
-        start = next((s for s in range(i + 1) if cut - at[s] <= len(full) - cut
+        start = next((s for s in range(i + 1) if _MIN_COPY <= cut - at[s] <= len(full) - cut
                       and full.startswith(full[at[s]:cut], cut)), None)
         if start is None:
             i += 1
@@ -1092,6 +1181,50 @@ def _drop_prefix_copies(answer: list[Labeled]) -> None:
         del rows[start:i + 1], keys[start:i + 1]
         full, at = layout()
         i = start
+
+
+#: a markdown table row as the model wrote it: `| cell | cell |`
+_RAW_TABLE_ROW = regex.compile(r"^\s*\|\s.*\s\|")
+
+
+def _drop_raw_table_drafts(answer: list[Labeled]) -> None:
+    """While a table streams, Ink shows the row being written as the model
+    wrote it (`| a b | c d |`, wrapped at the width) and draws the grid
+    only when the table is done. A resize leaves that draft behind
+    (_drop_stale_live_copies): a run of rows opening with `| ` whose every
+    word is in the grid drawn next in the same answer is chrome."""
+    k, n = 0, len(answer)
+    while k < n:
+        lb = answer[k]
+        if lb.kind not in ("assistant", "cont") or not _RAW_TABLE_ROW.match(lb.line.text):
+            k += 1
+            continue
+        end = k + 1
+        while end < n and answer[end].kind == "cont" and answer[end].line.text.strip() \
+                and not answer[end].line.text.lstrip().startswith(("┌", "│")):
+            end += 1
+        grid = next((g for g in range(end, n) if answer[g].line.text.lstrip().startswith("┌")), None)
+        if grid is None or any(answer[g].kind not in ("blank",) for g in range(end, grid)):
+            k = end
+            continue
+        words: dict[str, int] = {}
+        for g in range(grid, n):
+            t = answer[g].line.text.strip()
+            if not t or t[0] not in "┌│├└":
+                break
+            for w in t.replace("│", " ").split():
+                words[w] = words.get(w, 0) + 1
+        # a row the terminal wrapped (reflowed at a narrowing) goes on with no space
+        draft = "".join(answer[j].line.text + ("" if answer[j].line.wrapped else " ")
+                        for j in range(k, end)).replace("|", " ").split()
+        for w in draft:
+            words[w] = words.get(w, 0) - 1
+        # the draft's last word may be cut where the stream stood
+        if draft and all(v >= 0 for w, v in words.items() if w != draft[-1]) and \
+                (words.get(draft[-1], 0) >= 0 or any(w.startswith(draft[-1]) for w in words)):
+            for j in range(k, end):
+                answer[j].kind, answer[j].rule, answer[j].body = "chrome", "stale-table-draft", ""
+        k = end
 
 
 def _strip_gutters(labeled: list[Labeled]) -> None:

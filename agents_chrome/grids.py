@@ -33,10 +33,22 @@ def merge_cells(run: list[str], carried_space: bool = False) -> str:
             if not body:
                 continue
             above = split[k - 1][c] if k else ""
-            full = k and above.strip() and wcswidth(above.rstrip()) >= wcswidth(above) - 1
+            full = k and above.strip() and (wcswidth(above.rstrip()) >= wcswidth(above) - 1
+                                             or _wide_cut(above, body))
             glue = "" if full and not (carried_space and cell.startswith("  ")) else " "
             merged[c] = merged[c] + glue + body if merged[c] else body
     return indent + "│ " + " │ ".join(merged) + " │"
+
+
+def _wide_cut(above: str, body: str) -> bool:
+    """A run of wide characters (CJK has no spaces to wrap at) cut by
+    character: the cell above ends with a wide character and the piece under
+    it opens with one that would not have fitted in the room left (the one
+    cell a two-cell character leaves free at the column's edge)."""
+    a = above.rstrip()
+    if not a or not body or wcswidth(a[-1]) != 2 or wcswidth(body[0]) != 2:
+        return False
+    return wcswidth(above) - wcswidth(a) - 1 < 2
 
 
 def merge_grid_rows(text: str, carried_space: bool = False) -> str:
@@ -185,12 +197,19 @@ def merge_grid_layouts(text: str) -> str:
                 continue
             # where the grid's first row lies in the table so far: the last
             # row it goes on with (cell by cell)
+            # (cell by cell); a row that has a cell with text where the grid's
+            # row has one too comes first: a row caught while it streamed
+            # (its first cells only) would take any row whose first cell is empty
             start = None
-            for j in range(len(table) - 1, -1, -1):
-                if len(table[j]) == len(rows[0]) and \
-                        all(fuller_cell(x, y) is not None for x, y in zip(table[j], rows[0])) and \
-                        any(y and fuller_cell(x, y) is not None for x, y in zip(table[j], rows[0])):
-                    start = j
+            for shared in (True, False):
+                for j in range(len(table) - 1, -1, -1):
+                    if len(table[j]) == len(rows[0]) and \
+                            all(fuller_cell(x, y) is not None for x, y in zip(table[j], rows[0])) and \
+                            any(y and (x or not shared) and fuller_cell(x, y) is not None
+                                for x, y in zip(table[j], rows[0])):
+                        start = j
+                        break
+                if start is not None:
                     break
             if start is None:
                 ok = False
@@ -318,7 +337,7 @@ def _wraps_somewhere(rows: list[str], sp: str, widths: list[int]) -> bool:
     return False
 
 
-def unfold_word_wrapped_rows(text: str, width: int, margin: int = 2) -> str:
+def unfold_word_wrapped_rows(text: str, width: int, margin: int = 2, also: "tuple[int, ...]" = ()) -> str:
     """Each table row of a grid that a renderer wrapped at words inside its
     cells, drawn on one row again; the rules are kept.
 
@@ -336,7 +355,13 @@ def unfold_word_wrapped_rows(text: str, width: int, margin: int = 2) -> str:
     above when each of its cells with text goes on with the cell above
     (`_goes_on`) and no drawn row of that table row left the column empty
     (cells are aligned to the top: a column that ended holds nothing
-    more). A piece of a word is joined to the next without a space."""
+    more). A piece of a word is joined to the next without a space.
+
+    also: narrower widths the text was laid out at too (the window was
+    resized while it was written): a table as wide as one of them, and no
+    wider, was narrowed to it; so was a table wider than the narrowest of
+    them and narrower than `width` (laid out while the drag went through
+    widths no row keeps)."""
     lines = text.split("\n")
     out: list[str] = []
     i = 0
@@ -354,7 +379,11 @@ def unfold_word_wrapped_rows(text: str, width: int, margin: int = 2) -> str:
             if lines[end - 1].strip()[:1] == "└":
                 break
         drawn = len(sp) + _cells(lines[i].strip())
-        if drawn < width - margin - 3 * len(widths) or min(widths) < 1:
+        def fits(w: int) -> bool:
+            return drawn >= w - margin - 3 * len(widths)
+
+        if not (fits(width) or any(fits(w) and drawn <= w for w in also)
+                or (also and min(also) <= drawn < width)) or min(widths) < 1:
             out.extend(lines[i:end])
             i = end
             continue

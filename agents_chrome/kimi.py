@@ -32,9 +32,12 @@ right after it the row is full and the next opens with the next word.
 """
 from __future__ import annotations
 
+import functools
 import textwrap
 import unicodedata
 from dataclasses import dataclass
+from itertools import compress, count
+from operator import not_
 from typing import Iterable
 
 import regex
@@ -54,6 +57,8 @@ INPUT_RULE = regex.compile(r"^── input ─+")
 PAGER_STATUS = regex.compile(r"^\s*(line \d+|\(END\)|lines? \d+.*)?\s*\(?press h for help or q to quit\)?\s*$|^:\s*$")
 TOOL = regex.compile(r"^•\s+(?P<verb>Used|Using)\s+(?P<name>[A-Za-z_][\w.:-]*)(?:\s+\((?P<arg>.*)\))?\s*$")
 MOON = "🌑🌒🌓🌔🌕🌖🌗🌘"
+#: a tool call's header row whose argument's parenthesis is not closed on it: cut at the width
+TOOL_OPEN = regex.compile(r"^•\s+(?:Used|Using)\s+[A-Za-z_][\w.:-]*\s+\((?!.*\)\s*$)")
 # a bullet or list marker that sets a wrapped row's hanging indent
 HANG = regex.compile(r"^(?P<sp>\s*)(?P<mk>(?:[•◦▪‣\-*]|\d+[.)]|✨|\$)\s)?")
 # a prompt echo opens a block of its own: it never continues the row above
@@ -122,6 +127,13 @@ def _cells(text: str) -> int:
     two to a width function that reads the sequence."""
     if text.isascii():
         return len(text)
+    return _wide_cells(text)
+
+
+@functools.lru_cache(maxsize=8192)
+def _wide_cells(text: str) -> int:
+    """`_cells` of a text that is not all ASCII, worked out once per text
+    (the same rows are measured again by every pass over them)."""
     return sum(max(wcwidth(ch), 0) for ch in text)
 
 
@@ -218,6 +230,16 @@ def _lexicon(lines: list[KLine]) -> dict[str, int]:
     return counts
 
 
+def _in_token(left: str, a: regex.Match, right: str, b: regex.Match) -> bool:
+    """The letters at the fold are part of a run of letters AND digits (a hash,
+    an id: `…b19e` / `c912…`): the fold cut that run, no space fell there.
+    A word of the session is a run of letters (`TOKEN` leaves out letters
+    after a digit), so a half glued to a digit is no word either."""
+    before = left[a.start(1) - 1:a.start(1)]
+    after = right[b.end(1):b.end(1) + 1]
+    return (before.isdigit() or after.isdigit()) and a.end(1) == len(left) and b.start(1) == 0
+
+
 def _lost_space(left: str, right: str, lexicon: dict[str, int]) -> bool:
     """Kimi folds a long row at the width by character and drops a space that
     falls on the fold, so a row that reaches the last column ends either
@@ -227,6 +249,8 @@ def _lost_space(left: str, right: str, lexicon: dict[str, int]) -> bool:
     join never is, the fold ate a space."""
     a, b = WORD_END.search(left), WORD_START.match(right)
     if not a or not b or right[:1].isspace() or not (a.group(1).isascii() and b.group(1).isascii()):
+        return False
+    if _in_token(left, a, right, b):
         return False
     lw, rw = a.group(1).lower(), b.group(1).lower()
     if lexicon.get(lw + rw, 0) > 0:
@@ -261,6 +285,8 @@ def _lost_space_in_row(left: str, right: str, lexicon: dict[str, int]) -> bool:
         return True
     a, b = WORD_END.search(left), WORD_START.match(right)
     if not a or not b or right[:1].isspace() or not (a.group(1).isascii() and b.group(1).isascii()):
+        return False
+    if _in_token(left, a, right, b):
         return False
     lw, rw = a.group(1).lower(), b.group(1).lower()
     if lexicon.get(lw + rw, 0) > 0 or lexicon.get(lw, 0) > 0 or len(lw) < 4:
@@ -321,9 +347,12 @@ def join_wrapped(lines: list[KLine]) -> list[KLine]:
         next row opening with a letter at the block's hanging indent (a code
         row keeps its own indent)."""
         body = nxt.text[hang:]
+        # a tool call's header whose argument goes on (`• Used Shell (… exit` / `  2)`):
+        # the argument's next word may open with any character
+        opens = body[:1].isalpha() or (bool(body[:1].strip()) and TOOL_OPEN.match(row) is not None)
         return (bool(ln.width) and _cut_at(_cells(row) + 1, ln) and (row[-1:].isalpha() or row[-1:] in SPACE_CUT_END)
                 and _cells(row[-1:]) == 1
-                and nxt.text[:hang].strip() == "" and body[:1].isalpha() and _cells(body[:1]) == 1)
+                and nxt.text[:hang].strip() == "" and opens and _cells(body[:1]) == 1)
 
     def sibling(nxt: KLine, m: regex.Match, hang: int) -> bool:
         """`nxt` opens at the column of the list marker `m` found on the row
@@ -435,12 +464,27 @@ def box_text(frame: Frame) -> str | None:
     column 0. A row that reaches the last column goes on in the next one; a
     shorter row ended with a typed newline.
     """
-    lines = frame.lines
     top = input_rule_row(frame)
     if top is None:
         return None
+    # the same box (and the rows under it) comes back frame after frame: read once
+    key = (tuple(frame.lines[top + 1:]), frame.columns)
+    got = _BOX_TEXT.get(key)
+    if got is None:
+        if len(_BOX_TEXT) >= 4096:
+            _BOX_TEXT.clear()
+        got = _BOX_TEXT[key] = _box_rows_text(*key)
+    return got
+
+
+#: (the rows under the input box's top rule, the width) -> `box_text`
+_BOX_TEXT: dict[tuple[tuple[str, ...], int], str] = {}
+
+
+def _box_rows_text(lines: tuple[str, ...], columns: int) -> str:
+    """`box_text` of the rows under the box's top rule, at that width."""
     rows: list[str] = []
-    for t in lines[top + 1:]:
+    for t in lines:
         if RULE_ROW.match(t):
             break
         rows.append(t)
@@ -448,7 +492,7 @@ def box_text(frame: Frame) -> str | None:
         rows.pop()
     out = ""
     for k, row in enumerate(rows):
-        text, avail = (row[1:], frame.columns - 1) if k == 0 else (row, frame.columns)
+        text, avail = (row[1:], columns - 1) if k == 0 else (row, columns)
         out += text
         if k + 1 < len(rows) and _cells(text) < avail:
             out += "\n"
@@ -839,13 +883,17 @@ class KimiProfile(ChromeProfile):
         nth = 0
         self._links: list[tuple[int, str, str]] = []  # (frame ordinal, target, text) of OSC 8 links
         self._links_used: set[int] = set()  # those placed in an answer
-        link_keys: set[tuple[str, str]] = set()
+        # a link drawn again counts once a prompt (the live area redraws the rows it holds);
+        # the same link in a later turn's answer (an answer opening like an earlier one) is
+        # a link of its own
+        link_keys: set[tuple[str, str, int]] = set()
+        prompts_seen = 0  # prompt echo rows drawn so far
         for nth, f in enumerate(frames):
             seen = seen | {f.columns} if f.columns not in seen else seen
             if f.links:
                 for url, label in merged_links(f.links):
-                    if (url, label) not in link_keys:
-                        link_keys.add((url, label))
+                    if (url, label, prompts_seen) not in link_keys:
+                        link_keys.add((url, label, prompts_seen))
                         self._links.append((nth, url, label))
             turn_min = min(turn_min, f.columns)
             # Only clears mark a reprint: on a resize kimi-cli redraws just its live area
@@ -909,13 +957,20 @@ class KimiProfile(ChromeProfile):
             box_top = input_rule_row(f)
             if box_top is None:
                 box_top = len(f.lines)
-            for y, t in enumerate(f.lines):
+            # A row already met on an earlier frame (most of a frame's rows) was
+            # read then: it is in `first_seen` and, opening with a bullet, in
+            # `thinking`. Only rows new to the session are visited (told in C,
+            # each as the walk reaches it: a row twice on this frame counts once).
+            lines_f = f.lines
+            for y in compress(count(), map(not_, map(first_seen.__contains__, lines_f))):
+                t = lines_f[y]
                 above_box = y < box_top
                 if t not in first_seen:
                     first_seen[t] = f.time
                     first_order[t] = nth
                     if above_box and PROMPT_ECHO.match(t):
                         turn_min = f.columns  # an answer is cut at the widths it streams at
+                        prompts_seen += 1
                     first_width[t] = turn_min
                     if above_box and not t.isascii() and y < len(f.cells):
                         self._note_bold(t, f.cells[y])
@@ -983,6 +1038,7 @@ class KimiProfile(ChromeProfile):
         labeled = super().label(lines)
         prev = None
         in_prompt = False
+        in_box = False  # under an `── input ──` rule the history kept
         after_bye = False
         start = welcome_start(labeled)
         boxes = getattr(self, "_boxes", [])
@@ -1009,6 +1065,26 @@ class KimiProfile(ChromeProfile):
                 continue
             if k == start:
                 prev = None
+            if lb.rule == "input-rule":
+                in_box = True
+                continue
+            if (lb.kind == "cont" and k and labeled[k - 1].rule == "braille-spinner"
+                    and THINKING_SPINNER.match(labeled[k - 1].line.text) and not lb.line.text[:1].isspace()):
+                # the live area's preview of a thinking text under its `⠏ Thinking...`
+                # spinner, left in the history by a resize while the model thought
+                lb.kind, lb.rule = "chrome", "thinking-preview"
+                continue
+            if in_box:
+                # the input box under its rule, left in the history by a resize (the
+                # terminal laid the live area out anew as a prompt was sent): the box
+                # draws its text one column in (` drurksta …`), where an answer's rows
+                # are two in and a prompt's echo none
+                text = lb.line.text
+                if lb.kind == "cont" and text[:1] == " " and text[1:2].strip():
+                    lb.kind, lb.rule = "chrome", "input-box"
+                    continue
+                if lb.kind != "blank":
+                    in_box = False
             if lb.kind == "tool_call" and getattr(lb.line, "plain", False):
                 # `• Using uv (astral)` with the bullet in the default colour: an answer
                 lb.kind, lb.rule, lb.body = "assistant", "answer", lb.line.text[2:]

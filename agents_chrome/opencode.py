@@ -360,6 +360,49 @@ def _title_shaped(labeled: list[Labeled], i: int) -> bool:
     return wcswidth(row) + 1 + wcswidth(word) > edge
 
 
+#: a row of a running bash title's command wrapped under it: at the
+#: command's column, two cells right of where the settled panel's rows start
+RUNNING_BASH_WRAP = regex.compile(r"^(?P<bar>\s*│)\s{4}(?P<rest>\S.*)$")
+#: a running bash title's spinner drawn before its command (or with the
+#: command above the view's top)
+RUNNING_BASH_BARE = regex.compile(r"^(?P<bar>\s*│)\s\s[\u2800-\u28ff]\s*$")
+
+
+def _settle_running_bash(rows: list[str | None]) -> None:
+    """A bash panel's title while the command runs, as the settled title
+    reads (in place). The running title has a spinner where `$` settles, and
+    a command too long for its row goes on under it at the command's own
+    column (`│    …`), two cells right of the settled panel's rows: the rows
+    break at other places than the settled title's do. Stitched, the running
+    rows laid the view that settled them over other text, and the view went
+    on as a second copy of the turn. The spinner reads as `$` and the title
+    row holds the whole command (the settled title's first row is a start of
+    it; a panel that scrolled away before it settled keeps its command); the
+    wrapped rows, which the settled view redraws, and a spinner drawn alone,
+    read as the panel's bare bar."""
+    for y, row in enumerate(rows):
+        if row is None:
+            continue
+        bare = RUNNING_BASH_BARE.match(row)
+        if bare is not None:
+            rows[y] = bare.group("bar")
+            continue
+        m = RUNNING_BASH.match(row)
+        if m is None:
+            continue
+        x = next(k for k, ch in enumerate(row) if "\u2800" <= ch <= "\u28ff")
+        parts = [m.group("cmd")]
+        k = y + 1
+        while k < len(rows) and k - y <= WRAPPED_COMMAND_ROWS and rows[k] is not None:
+            w = RUNNING_BASH_WRAP.match(rows[k])
+            if w is None:
+                break
+            parts.append(w.group("rest"))
+            rows[k] = w.group("bar")
+            k += 1
+        rows[y] = row[:x] + "$ " + join_command_rows(parts)
+
+
 def join_command_rows(rows: list[str]) -> str:
     """A wrapped command's rows as one line: the wrap dropped the space it
     broke at, unless it broke after a dot, slash, dash or backslash."""
@@ -801,7 +844,10 @@ class OpenCodeProfile(ChromeProfile):
     #: OpenCode reprints the whole conversation at a new width; the old
     #: width's copy of a stream on a short screen may have holes, and its
     #: last row may be cut inside a word
-    layout_options = {"fuller_reprint": True, "cut_words": True}
+    #: A panel's bare bar rows stand for no row of text, and the rows still
+    #: settling at the document's end are its last rows with text (a pending
+    #: `~ Reading file…` row sits over a blank row and the footer)
+    layout_options = {"fuller_reprint": True, "cut_words": True, "bare_rows": False, "settling_text": True}
     rules = (
         LineRule("logo", "chrome", r"^\s*[█▀▄▐▌ ]{3,}$"),
         LineRule("logo-letters", "chrome", r"^\s*(█[▀▄ █]*){3,}\s*$"),
@@ -948,6 +994,7 @@ class OpenCodeProfile(ChromeProfile):
             grid = list(grid) + [None] * (len(lines) - len(grid))
         out = [read(frame, y, text, cut) if cells is None else get(cells, (text, cut), read, frame, y, text, cut)
                for y, (text, cells) in enumerate(zip(lines, grid))]
+        _settle_running_bash(out)
         vp = self.viewport(frame)
         end = vp[1] if vp is not None else len(out)
         # A table row drawn over several screen rows becomes one; the rows it

@@ -33,6 +33,7 @@ turns stay clean. A recording where no run is an agent is not cut at all.
 from __future__ import annotations
 
 import copy
+import difflib
 import os
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Iterable
@@ -73,6 +74,21 @@ def _prompt_match(text: str) -> "regex.Match[str] | None":
 
 #: a row that is a horizontal rule: agents draw their input row between two of them
 RULE = regex.compile(r"^\s*[─━═╌╍┄┅┈┉\-_]{10,}\s*$")
+#: the rest of a drawn rule the terminal wrapped onto the next row (the window narrowed
+#: under a full-width rule): a short run of the same glyphs at the left edge
+_RULE_TAIL = regex.compile(r"^[─━═╌╍┄┅┈┉]+\s*$")
+#: a row of half blocks: the edge of a band painted around an agent's input row
+#: (Gemini's `▄▄▄` over it and `▀▀▀` under it)
+_BAND_EDGE = regex.compile(r"^\s*[▀▄▁▔]{10,}\s*$")
+
+
+def _ruled(lines: list[str], j: int) -> bool:
+    """Row j is a horizontal rule (or a band's half-block edge), or the wrapped
+    tail of a rule on the row above it."""
+    if not 0 <= j < len(lines):
+        return False
+    return bool(RULE.match(lines[j]) or _BAND_EDGE.match(lines[j])
+                or (j > 0 and _RULE_TAIL.match(lines[j]) and RULE.match(lines[j - 1])))
 SHELLS = registry.SHELLS
 #: the name of the system turn holding what was printed after an agent ended
 AFTER_EXIT = "shell-output"
@@ -96,6 +112,7 @@ class Run:
     stale_at: int | None = None  # the prompt row's column from which it holds what the shell never wrote
     stale_below: tuple[str, ...] = ()  # the rows below the prompt row as they were when it was drawn
     resumed: bool = False  # brings a stopped agent back (`fg`): the agent run before it goes on
+    marked: int = 0  # rows above the prompt (and its head) holding fish's missing-newline mark `⏎`
 
 
 def is_shell_command(command: str | None) -> bool:
@@ -145,8 +162,7 @@ def shell_input(frame: Frame) -> tuple[str, str] | None:
     if m is None:
         return None
     # an agent's input row drawn between rules (Claude Code's `❯ ` box) is no shell prompt
-    near = [frame.lines[j] for j in (top - 1, y + 1) if 0 <= j < len(frame.lines)]
-    if any(RULE.match(t) for t in near):
+    if _ruled(frame.lines, top - 1) or _ruled(frame.lines, y + 1):
         return None
     return line[:lead] + m.group("prompt"), m.group("typed").rstrip()
 
@@ -290,7 +306,7 @@ def learn_prompt(frames: list[Frame]) -> Learned | None:
             continue
         if not before.strip() or before[0] == " " or len(before) > 160 or BOX_GLYPHS.match(before.split()[0]):
             continue
-        if any(RULE.match(f.lines[j]) for j in (y - 1, y + 1) if 0 <= j < len(f.lines)):
+        if _ruled(f.lines, y - 1) or _ruled(f.lines, y + 1):
             continue
         if not rows and before.endswith(" ") and not _below_accepted(f):
             return Learned(before.split()[0])
@@ -371,7 +387,7 @@ def _learned_input(frame: Frame, learned: Learned, open_prompt: str | None,
         return None
     if row[x:].strip() and not _rprompt(frame):
         return None
-    if any(RULE.match(frame.lines[j]) for j in (y - 1, y + 1) if 0 <= j < len(frame.lines)):
+    if _ruled(frame.lines, y - 1) or _ruled(frame.lines, y + 1):
         return None
     before = row.ljust(x)[:x]  # rows come right-trimmed
     for known in (open_prompt, learned.prompt) + seen:
@@ -523,7 +539,26 @@ def find_runs(frames: list[Frame], hist: list[int] | None = None, learned: Learn
         if r.prompt_abs is not None:
             r.command = _submitted(frames, hist, r) or r.command
     _mark_heads(frames, hist, runs)
+    _mark_missing_newline(frames, hist, runs)
     return runs
+
+
+#: fish's mark of output that did not end its last line (`⏎`, then spaces to the
+#: right edge), drawn before the prompt on a row of its own
+_MISSING_NEWLINE = "⏎"
+
+
+def _mark_missing_newline(frames: list[Frame], hist: list[int], runs: list[Run]) -> None:
+    """A row holding nothing but fish's `⏎` right above a prompt is the shell's
+    drawing, not the last row of what ran before (an agent's last answer, a
+    command's output): the prompt starts there."""
+    for r in runs:
+        top = _top(r)
+        if top is None or top < 1:
+            continue
+        t = _row_at(frames[r.start], hist[r.start], top - 1)
+        if t is not None and t.strip() == _MISSING_NEWLINE:
+            r.marked = 1
 
 
 def _drew_below(prev: Frame, prev_base: int, f: Frame, base: int) -> bool:
@@ -855,12 +890,21 @@ def _printed(frames: list[Frame], run: Run) -> bool:
     The next prompt's frame counts too: without pauses a command's output and
     the next prompt arrive in one frame (see `_new_text`). What came before the
     line editor accepted the command line (a resize at the prompt, the prompt
-    drawn again) is the shell's editing, not the command's output."""
+    drawn again) is the shell's editing, not the command's output; so are the
+    frames still waiting at the prompt when the shell marks no accept (fish), and
+    an accept seen after the command started is an agent's own input (Codex
+    turns bracketed paste on and off as its prompt box does)."""
     wrote = False
     first = run.start + 1
-    acc = next((k for k in range(run.start, min(run.end, len(frames))) if frames[k].accepted), None)
+    acc = next((k for k in range(run.start, min(run.end, len(frames)))
+                if frames[k].accepted and _accepts(frames[k], run)), None)
     if acc is not None:
         first = acc + 1
+    else:
+        for k in range(run.start, min(run.end, len(frames))):
+            if shell_input(frames[k]) is None and not frames[k].marks:
+                break
+            first = k + 1  # still at the prompt: the line typed, the window resized (fish marks no accept)
     for k in range(first, min(run.end + 1, len(frames))):
         prev, cur = frames[k - 1], frames[k]
         if cur.alternate:
@@ -873,6 +917,15 @@ def _printed(frames: list[Frame], run: Run) -> bool:
             return False
         wrote = True
     return wrote
+
+
+def _accepts(frame: Frame, run: Run) -> bool:
+    """The line a frame's editor accepted is the run's command line (its prompt
+    opens it), not a line an agent's own editor took (Codex turns bracketed
+    paste on and off as its composer does)."""
+    top = prompt_row(frame)
+    return 0 <= top < len(frame.lines) and bool(run.prompt.strip()) and \
+        frame.lines[top].startswith(run.prompt.rstrip())
 
 
 def _blank_outside(frame: Frame, base: int, lo: int | None, hi: int | None) -> Frame:
@@ -913,7 +966,7 @@ def _blank_outside(frame: Frame, base: int, lo: int | None, hi: int | None) -> F
 
 def _top(run: Run) -> int | None:
     """The absolute row where a run's prompt starts (its head rows included)."""
-    return None if run.prompt_abs is None else run.prompt_abs - len(run.head)
+    return None if run.prompt_abs is None else run.prompt_abs - len(run.head) - run.marked
 
 
 def _moved_up(prev: Frame, cur: Frame) -> list[str]:
@@ -1150,8 +1203,26 @@ def _answer_relaid(a: Turn, b: Turn) -> bool:
     return len(x) == len(y) and bool(x) and sorted(x) == sorted(y)
 
 
-#: markdown marks a prompt may hold as typed and its echo draws as styles
-_PROMPT_MARKS = str.maketrans("", "", "*`_~")
+def _answer_cropped(a: Turn, b: Turn) -> bool:
+    """The same answer drawn twice by an agent that crops rows it lays out too
+    wide for the screen (Kimi after a width change: `ski haix` / `ol kuplung`
+    live, `flylthoos b` / `lmurkveang` in the resumed session's redraw at
+    another width): the same words in the same order but for a few the two
+    drawings cut differently. Only the next turn in order is compared so."""
+    if not a.role == b.role or a.role not in ("assistant", "thinking"):
+        return False
+    x, y = " ".join(a.text.split()), " ".join(b.text.split())
+    if min(len(x), len(y)) < 40:
+        return False
+    if max(len(x), len(y)) > 4000:  # words, not characters: a long answer costs too much so
+        x, y = x.split(), y.split()  # type: ignore[assignment]
+    sm = difflib.SequenceMatcher(None, x, y, autojunk=False)
+    return sm.quick_ratio() >= 0.9 and sm.ratio() >= 0.9
+
+
+#: markdown marks a prompt may hold as typed and its echo draws as styles or anew
+#: (a list row typed `- ` drawn with a bullet `•`, and the other way round)
+_PROMPT_MARKS = str.maketrans("", "", "*`_~-•")
 
 
 def _prompt_marked(a: Turn, b: Turn) -> bool:
@@ -1176,7 +1247,8 @@ def _redrawn(prev: list[Turn], new: list[Turn]) -> int:
         t = new[i]
         q = next((q for q in range(p, len(prev)) if prev[q].role == t.role and (
             _flat(prev[q]) == _flat(t) or (i == 0 and _flat(t) and _flat(prev[q]).endswith(_flat(t)))
-            or _answer_relaid(prev[q], t) or _prompt_marked(prev[q], t))), None)
+            or _answer_relaid(prev[q], t) or _prompt_marked(prev[q], t)
+            or (q == p and _answer_cropped(prev[q], t)))), None)
         if q is None:
             if i and t.role in ("system", "tool_call", "tool_result"):
                 # a local command the redrawn session ended with (`/exit` and its notice), or
@@ -1309,7 +1381,7 @@ def shell_lines(frames: list[Frame], run: Run, next_abs: int | None, hist: list[
     hist = hist if hist is not None else _absolute(frames)
     seen: dict[int, str] = {}
     carried: dict[int, int] = {}  # the row's text goes on in the next row (autowrap): the width it wrapped at
-    lo = _top(run) if run.prompt_abs is not None else 0
+    lo = _top(run) + run.marked if run.prompt_abs is not None else 0  # (fish's `⏎` is no output)
     if next_abs is not None and lo is not None and next_abs <= lo:
         # the screen was cleared (`clear`): the next prompt is higher up; what this run
         # wrote is gone, its prompt line and command stay

@@ -97,6 +97,11 @@ _BOX_RUN = regex.compile(r"[─━═]+")
 _BOX_ROW = regex.compile(r"^\s*\S?\s*[│┃║├┌└╭╰┏┗╔╚]")
 
 
+#: a box grid's top or bottom edge; a row of a box grid
+GRID_EDGE = regex.compile(r"^\s*[┌└][─┬┴]+[┐┘]\s*$")
+GRID_ROW_START = regex.compile(r"^\s*[┌├└│]")
+
+
 def _boxless(row: str) -> str:
     """A row without its blanks and with each run of a border's rule one glyph:
     the same box row whatever its padding and column widths."""
@@ -104,10 +109,26 @@ def _boxless(row: str) -> str:
 
 
 class Stitcher:
-    def __init__(self, first_drawn: bool = False, reach: str = "wide", relaid_moved: bool = False) -> None:
+    def __init__(self, first_drawn: bool = False, reach: str = "wide", relaid_moved: bool = False,
+                 relaid_grids: bool = False, bare_rows: bool = True, settling_text: bool = False) -> None:
         self.doc: list[str] = []
         self.times: list[float] = []
         self.first_drawn = first_drawn
+        #: a box table laid out anew at every row it streams (Vibe) leaves one
+        #: copy per layout in the document; a tail view that shows all of them
+        #: as one, under rows the document holds above the first, stands for
+        #: the document from those rows on (`_over_relaid`)
+        self.relaid_grids = relaid_grids
+        #: a view row of two cells or fewer (a panel's bare bar) may stand for
+        #: a document row of text just above its first shared row, as its
+        #: trimmed state (`_rows_above`); False: it stands for no row of text
+        #: (OpenCode: a panel whose bar rows are all the view shows of a title
+        #: it scrolled past)
+        self.bare_rows = bare_rows
+        #: the document's last two rows that may still be settling are its last
+        #: two rows with text, not its last two rows (`_mismatched`; OpenCode:
+        #: `~ Reading file…` over a blank row and the turn's footer)
+        self.settling_text = settling_text
         #: a tail view sharing no row with the document's tail as drawn may lay
         #: its last rows out anew while it moved (`_relaid_unshared`): a
         #: renderer that draws without synchronized updates (Claude Code
@@ -188,10 +209,18 @@ class Stitcher:
     def _mismatched(self, view: Sequence[Row], vd: Sequence[bool], o: int) -> tuple[int, int]:
         """With the view at offset `o`: (distinct view rows over other
         distinct document rows that neither grew into nor from them, the
-        document's last two rows aside (they may still be settling); view rows
-        over their own copy where the document holds that row once)."""
+        document's last two rows aside (they may still be settling; with
+        `settling_text`, its last two rows with text and the blanks among
+        them); view rows over their own copy where the document holds that
+        row once)."""
         doc, m, pos = self.doc, len(self.doc), self._pos
         bad = unique = 0
+        settling, k = m - 2, 0
+        if self.settling_text:
+            settling = m
+            while settling > 0 and k < 2:
+                settling -= 1
+                k += bool(doc[settling].strip())
         for i, ln in enumerate(view):
             if not vd[i] or not 0 <= o + i < m:
                 continue
@@ -200,7 +229,7 @@ class Stitcher:
                 occ = pos.get(ln)  # type: ignore[arg-type]
                 if occ is not None and len(occ) == 1:
                     unique += 1
-            elif o + i < m - 2 and _distinct(d):
+            elif o + i < min(m - 2, settling) and _distinct(d):
                 a, b = d.strip(), ln.strip()  # type: ignore[union-attr]
                 if not (a.startswith(b) or b.startswith(a)):
                     bad += 1
@@ -346,7 +375,45 @@ class Stitcher:
                 o = self._relaid_tail(view, vd, votes, m - slack)
                 if o is not None:
                     s, placed, relaid = max(0, min(o, m - 1)), o, True
+        if placed is not None and self.relaid_grids and votes:
+            o = self._over_relaid(view, vd, votes, placed, need)
+            if o is not None:
+                s = placed = o
         self._place(view, s, time, floor=floor, placed=placed, at_end=at_end, vd=vd, relaid=relaid)
+
+    def _over_relaid(self, view: Sequence[Row], vd: Sequence[bool], votes: Counter[int], placed: int,
+                     need: int) -> int | None:
+        """An offset above `placed` for a tail view whose rows at its top are
+        the document's rows there (a prompt, a tool row) and whose grid below
+        them the document holds as several layouts, stacked (a table that
+        streamed in while the screen was too short for it, laid out again at
+        each row): the earliest offset with the votes it needs where every
+        text row of the document from there on is in the view in some form
+        (`_Shown`, a word still streaming as a start of one) and no row outside a grid is in the document there more
+        often than in the view (a prompt sent again is not a relaid copy)."""
+        doc, m, n = self.doc, len(self.doc), len(view)
+        cands = sorted(o for o, v in votes.items() if 0 <= o < placed and v >= need and o + n < m)
+        if not cands:
+            return None
+        o = cands[0]
+        if not (vd[0] and doc[o] == view[0]):
+            return None
+        rest = [d for d in doc[o:] if _distinct(d)]
+        if sum(1 for d in rest if GRID_EDGE.match(d)) < 2:
+            return None
+        shown = _Shown(view)
+        starts = {w[:k] for w in shown.words for k in range(1, len(w))}
+
+        def held(d: str) -> bool:  # (a draft's cell may end inside a word still streaming)
+            return shown.holds(d) or all(w in shown.words or w in starts for w in _WORD.findall(d))
+
+        if not all(held(d) for d in rest):
+            return None
+        in_view = Counter(v for v in view if v and _distinct(v))
+        in_doc = Counter(d for d in rest if not GRID_ROW_START.match(d))
+        if any(c > in_view.get(d, 0) for d, c in in_doc.items() if d in in_view):
+            return None
+        return o
 
     def _relaid_tail(self, view: Sequence[Row], vd: Sequence[bool], votes: Counter[int],
                      tail: int) -> int | None:
@@ -539,7 +606,11 @@ class Stitcher:
                 continue
             aligned = prefix[k - 1 - (j + pending)] if j + pending < k else None
             sq = _squeeze(d)
+            # (without `bare_rows`, a row of two cells or fewer stands for no
+            # row of text: read as its trimmed state it would take the row
+            # over, a title the view scrolled past)
             ok = (len(sq) >= 8 and sq in text) or (aligned is not None and aligned.strip() != ""
+                                                   and (self.bare_rows or _distinct(aligned) or not _distinct(d))
                                                    and _resembles(aligned, d))
             if not ok and j == 0 and top is not None and len(d.strip()) >= 3 and top.startswith(d.strip()):
                 # the row last drawn above the anchor is the view's first row,

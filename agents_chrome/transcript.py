@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import dataclass, replace
-from itertools import compress, count
+from itertools import compress, count, islice
 from operator import itemgetter
 from typing import Callable, Iterable
 
@@ -201,6 +201,7 @@ def _covered(old: list[str], all_w: list[str], lo: int, hi: int, window: int = 4
     it = iter(old)
     i = -1
     got = 0  # words found before word i
+    run = _RUN
     for w in it:
         i += 1
         if j >= hi:
@@ -209,12 +210,21 @@ def _covered(old: list[str], all_w: list[str], lo: int, hi: int, window: int = 4
             hit[i] = True
             got += 1
             j += 1
+            # a copy read word for word: the words after it that agree, taken
+            # `run` at a time (one comparison of two slices, in C)
+            while i + run < n and j + run <= hi and old[i + 1:i + 1 + run] == all_w[j:j + run]:
+                hit[i + 1:i + 1 + run] = _RUN_HIT
+                next(islice(it, run - 1, None))
+                i += run
+                got += run
+                j += run
             continue
         top = j + window if j + window < hi else hi
-        # each word of the window -> its first place there
-        first = dict(zip(reversed(all_w[j:top]), range(top - 1, j - 1, -1)))
-        if w not in first:
-            nxt = next(compress(count(i + 1), map(first.__contains__, it)), None)
+        # the window's words: where a word first is there (`index`) and whether
+        # it is there at all (a set: the words after a miss are tested in one pass)
+        ahead = all_w[j:top]
+        if w not in ahead:
+            nxt = next(compress(count(i + 1), map(set(ahead).__contains__, it)), None)
             if nxt is None:
                 break
             i = nxt
@@ -223,8 +233,12 @@ def _covered(old: list[str], all_w: list[str], lo: int, hi: int, window: int = 4
             return None  # words 0..i-1 missed (i - got): the rest cannot make `least`
         hit[i] = True
         got += 1
-        j = first[w] + 1
+        j += ahead.index(w) + 1
     return hit
+
+
+_RUN = 8  # words of an agreeing run `_covered` takes at once
+_RUN_HIT = [True] * _RUN
 
 
 def fold_redraws(lines: list[TLine], marks: "Iterable[int | tuple[int, int]]") -> list[TLine]:

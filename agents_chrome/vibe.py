@@ -344,7 +344,7 @@ class VibeProfile(ChromeProfile):
                 if st is None:
                     block += 1
                     # cell-diff redraws drop blanks next to wide characters: keep rows as first drawn
-                    st = LayoutStitcher(first_drawn=True, reach="view")
+                    st = LayoutStitcher(first_drawn=True, reach="view", relaid_grids=True)
                 vp = self.viewport(f)
                 view = self.rows(f)[vp[0]:vp[1]] if vp is not None else None
                 # scrolled back, a view may bring rows streamed out of sight (its bottom row is
@@ -365,17 +365,23 @@ class VibeProfile(ChromeProfile):
     def _input_text(self, frame: Frame) -> str | None:
         """What the input box holds ("" when empty), None when it is not drawn.
         Rows under the mode rule: `> text`, continuation rows indented two,
-        down to the box's bottom rule; soft wraps joined as in the history."""
+        down to the box's bottom rule (None without it); soft wraps joined as
+        in the history."""
         lines = self.rows(frame)
         top = self._input_top(lines)
         if top is None or top + 1 >= len(lines) or not MODE_RULE.match(lines[top]):
             return None
         rows: list[str] = []
+        closed = False
         for r in lines[top + 1:]:
             if RULE.match(r):
+                closed = True
                 break
             rows.append(r)
-        if not rows or not rows[0].startswith(">"):
+        # (a box without its bottom rule is a frame caught half painted while
+        # a resize redraws the screen: its rows may hold what was drawn there
+        # before, a table cell's digits under the `>`)
+        if not closed or not rows or not rows[0].startswith(">"):
             return None
         rows = [rows[0][2:]] + [r[2:] if r.startswith("  ") else r for r in rows[1:]]
         while rows and not rows[-1].strip():

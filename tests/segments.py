@@ -64,3 +64,51 @@ def answer_with(conv: dict, needle: str) -> str:
     hits = [t["text"] for t in conv["turns"] if t["role"] == "assistant" and needle in t["text"]]
     assert len(hits) == 1, needle
     return hits[0]
+
+
+# ---------------------------------------------------------------- Claude Code full screen: prompts taller than the view
+
+def _echo_bg(case: "Path") -> set[str]:
+    """The backgrounds a prompt's echo (`❯ ` on a colour from the first cell) is drawn on."""
+    from tests.conftest import frames_of
+
+    out = set()
+    for f in frames_of(case):
+        if f.alternate and f.styles:
+            for y, ln in enumerate(f.lines):
+                sp = f.styles[y] if y < len(f.styles) else ()
+                if ln.startswith("❯ ") and sp and sp[0][0] == 0 and sp[0][3] != "default":
+                    out.add(sp[0][3])
+    return out
+
+
+def headless_prompts(case: "Path") -> list[str]:
+    """Prompts of truth.json whose echo's first row no full-screen frame ever showed,
+    while rows of their echo (indented two, on the echo's background) were drawn."""
+    from tests.conftest import frames_of, truth_turns
+
+    bgs = _echo_bg(case)
+    heads: set[str] = set()
+    tails: set[str] = set()
+    for f in frames_of(case):
+        if not (f.alternate and f.styles):
+            continue
+        for y, ln in enumerate(f.lines):
+            sp = f.styles[y] if y < len(f.styles) else ()
+            if not (sp and sp[0][0] == 0 and sp[0][3] in bgs):
+                continue
+            if ln.startswith("❯ "):
+                heads.add(" ".join(ln[2:].split()))
+            elif ln.startswith("  ") and ln.strip():
+                tails.add(" ".join(ln.split()))
+    out = []
+    for t in truth_turns(case):
+        if t["role"] != "user" or t.get("kind"):
+            continue
+        p = " ".join(t["text"].split())
+        first = " ".join(t["text"].split("\n")[0].split())
+        if any(first.startswith(h) or h.startswith(first[:20]) for h in heads if h):
+            continue
+        if sum(1 for r in tails if r in p) >= 2:
+            out.append(p)
+    return out

@@ -29,6 +29,12 @@ _MARKS = regex.compile(r"\*\*|`")
 
 
 WIDE_RESIZED = [c for c in CASES if wide_answer_then_resize(c, fullscreen=True)]
+#: known to lose an answer (a real defect, kept visible): "<case>": "reason"
+LOSES_AN_ANSWER = {
+    "h17-cc-s1704-full-53x20": "two Write results of the same shape (`⎿  Wrote 11 lines to …`, numbered rows, "
+                               "`… +1 line`) in a 20-row view: the second is laid over the first, and the "
+                               "answer row between them (`● Traftglos plairtruft traispzerne.`) is lost",
+}
 
 
 def _flat(text: str) -> str:
@@ -40,7 +46,8 @@ def test_some_recordings_show_the_situation() -> None:
 
 
 @pytest.mark.parametrize("screen_only", [False, True], ids=["as-recorded", "screen-only"])
-@pytest.mark.parametrize("case", WIDE_RESIZED, ids=lambda p: p.name)
+@pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=LOSES_AN_ANSWER[c.name]))
+                                  if c.name in LOSES_AN_ANSWER else c for c in WIDE_RESIZED], ids=lambda p: p.name)
 def test_every_answer_row_is_text_the_model_served_once(case: Path, screen_only: bool, tmp_path_factory) -> None:
     """Each replayed answer row that holds wide characters (blanks and the
     marks the renderer does not draw left out, box-table rows aside) is a

@@ -32,8 +32,11 @@ SWALLOWED = {("kimi-04-slash-unicode-wide", 0): 1}
 # the terminal: characters past the edge are never drawn, and the drawn halves of
 # the words cut (`sho|rk` drawn `rk`) are no served words (tests.drawn_recall); a
 # numbered list after another goes on with its numbers (`5.`-`8.` drawn for `1.`-`4.`).
+# h17: after a width change Kimi lays a nested list out too wide and crops its rows
+# (`ski haix` / `ol kuplung` for `haixshol`; `slat` drawn `at`, `greaxbux` drawn `gxbux`).
 KIMI_SIDE = {("h16-kimi-repeat-slash-70x23", 2): 0.9, ("h16-kimi-repeat-slash-70x23", 8): 0.9,
-             ("h16-kimi-toolresize-66x22", 4): 0.85}
+             ("h16-kimi-toolresize-66x22", 4): 0.85, ("h17-sh-kimi-continue-crop-61x40", 0): 0.85,
+             ("h17-kimi-toolwrap-link-91x58", 5): 0.9}
 
 def replay(case: Path, screen_only: bool, tmp_path_factory) -> dict:
     return cli_replay(case, AGENT, screen_only, tmp_path_factory)

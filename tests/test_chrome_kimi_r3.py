@@ -48,7 +48,9 @@ def test_prompts_exactly_as_typed(case: Path, screen_only: bool, tmp_path_factor
     for i, (w, g) in enumerate(zip(want, got)):
         if (case.name, i) in SWALLOWED:
             continue
-        assert g == w
+        # spaces typed at the end are drawn as blank cells, and Kimi sends the prompt
+        # without them (its own session files hold it so)
+        assert g == w.rstrip()
 
 
 EMPHASIS = re.compile(r"(\*\*|\*|`)(\S(?:.*?\S)?)\1")
@@ -59,6 +61,10 @@ THINKING_CASES = [c for c in CASES if any(t["role"] == "thinking" for t in truth
 NOT_DRAWN = {
     "h15-sh-kimi-tables-63x36": "after the shrink to 60 columns Kimi lays a thinking block out two columns "
                                 "too wide and crops the row: `realgyngrym dryk` is drawn `realgyngrym dry…`",
+    "h17-kimi-toolwrap-link-91x58": "Kimi crops a thinking row it laid out too wide after the shrink to 60 "
+                                    "columns: `thoxfly shoundjostdun` is drawn `thoxfl…`",
+    "h17-sh-kimi-continue-crop-61x40": "Kimi crops a thinking row it laid out too wide after a width change: "
+                                       "`shybo zoost` is drawn `shyb…`",
 }
 
 

@@ -110,10 +110,17 @@ def test_no_chrome_leaks(case: Path, tmp_path_factory) -> None:
     served = (case / "truth.json").read_text() if (case / "truth.json").exists() else ""
     served = json.loads(served) if served else {"turns": []}
     said = "\n".join(t.get("text") or "" for t in served["turns"])
+    # Vibe draws a markdown thematic break (`---`, `***`, `___` on a line of
+    # its own) as a rule of `─` across the answer: as many such rows as the
+    # served text has breaks are the answer's
+    breaks = len(re.findall(r"^[ \t]*([-*_])(?:[ \t]*\1){2,}[ \t]*$", said, re.M))
     for screen_only in (False, True):
         conv = replay(case, screen_only, tmp_path_factory)
         for t in conv["turns"]:
             leaks = [m.group(0) for m in LEAKS.finditer(t["text"]) if m.group(0).strip() not in said]
+            rules = [x for x in leaks if set(x) == {"─"}]
+            if len(rules) <= breaks:
+                leaks = [x for x in leaks if x not in rules]
             assert not leaks, (t["role"], leaks, t["text"][:200])
 
 

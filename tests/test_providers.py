@@ -81,6 +81,9 @@ def test_native_files_give_every_prompt_and_answer_exactly(case):
         conv = convs[0]
     users = [t.text for t in conv.turns if t.role == "user"]
     want_users = [t["text"] for t in truth["turns"] if t["role"] == "user" and not t.get("kind")]
+    if case.parent.name == "kimi":
+        # Kimi sends a prompt without the spaces typed at its end, and keeps it so
+        want_users = [t.rstrip() for t in want_users]
     if NOT_ON_DISK.get(case.name, "").startswith("first prompt"):
         assert users[0] == want_users[0][1:] and users[1:] == want_users[1:]
     elif NOT_ON_DISK.get(case.name) == "one prompt's tail":
@@ -88,7 +91,10 @@ def test_native_files_give_every_prompt_and_answer_exactly(case):
         assert all(w.startswith(u) for u, w in zip(users, want_users))
         assert sum(u != w for u, w in zip(users, want_users)) >= 1
     else:
-        assert users == want_users
+        # the agent stores a prompt without the spaces typed at its end, and a Tab
+        # typed in Claude Code's input box is a key (never text of the prompt)
+        tab = "" if case.parent.name == "claude-code" else "\t"
+        assert [u.rstrip() for u in users] == [w.replace("\t", tab).rstrip() for w in want_users]
     answers = [t.text for t in conv.turns if t.role == "assistant"]
     want_answers = [t for t in truth["turns"] if t["role"] == "assistant"]
     # interactive Amp (not --stream-json) keeps only the typed prompts on disk, every case
