@@ -585,11 +585,21 @@ SENTENCE_GOES_ON = regex.compile(r"\s\S+\s[\w,]*[\p{L},]$")
 SENTENCE_START = regex.compile(r"^\p{Lu}\p{Ll}*[,;:.!?]?(\s|$)")
 
 
-def _glued(tail: str, body: str) -> bool:
+def _glued(tail: str, body: str, room: int = 0) -> bool:
     """Whether a row ending in `tail` and its continuation `body` were one
-    word where the wrap broke them (no space between)."""
+    word where the wrap broke them (no space between). `room`: the columns a
+    row of that layout holds from its continuation column (0: unknown).
+
+    OpenCode's wrap moves a run without spaces down whole, CJK included; it
+    breaks inside a run only after CJK punctuation, or where a run wider
+    than the whole row fills it to its edge. A row that ends at a CJK
+    character or before one, with a run that would have fitted on a row of
+    its own, broke at a space (`语言 服务器`, `fapizel 编码`)."""
     if UNSPACED.match(tail[-1]) or UNSPACED.match(body[0]):
-        return True
+        if room <= 0 or tail[-1] in CJK_BREAK_AFTER:
+            return True
+        run = wcswidth(tail.rsplit(" ", 1)[-1]) + wcswidth(_cjk_run(body).replace("**", ""))
+        return run > room
     if tail[-1] not in WRAP_AFTER:
         return False  # a word's end: the wrap broke at a space
     return not (tail[-1] == "." and SENTENCE_START.match(body))
@@ -780,8 +790,11 @@ def unwrap_answer(rows: list[AnswerRow]) -> str:
             # a token wider than the whole row (a digest, base64) is broken
             # by character where the row ends, full to its edge (the row
             # reaches a column past the limit): wraps.broken_token
-            glue = _glued(tail, body) or (lead == hang and broken_token(tail, body, prev.limit + 2,
-                                                                        prev.limit + 1 - hang))
+            glue = _glued(tail, body, prev.limit + 1 - hang) or (
+                lead == hang and broken_token(tail, body, prev.limit + 2, prev.limit + 1 - hang))
+            if not glue and (UNSPACED.match(tail[-1]) or UNSPACED.match(body[0])):
+                # the run the wrap moved down whole, up to its space
+                seg = _cjk_run(body).replace("**", "")
             need = wcswidth(tail) + (0 if glue else 1) + wcswidth(seg)
             if row.limit == prev.limit:
                 # a numbered item's rows may have been drawn a column further
