@@ -47,6 +47,9 @@ STAR = r"[✻✶✳✢✽·*⏺∗]"
 LOGO_STILL = regex.compile(r"^ {%d}Claude Code v?\d" % 11)  # (the header text's column, _HEADER_TEXT)
 #: the header's other rows: the mascot's lower rows, then the model and the directory
 LOGO_CONTINUED = regex.compile(r"^\s*[▐▝▘▗▖▛▜▟▙▀▄█▌]{2}[▐▝▘▗▖▛▜▟▙▀▄█▌ ]*\s{2,}\S")
+#: the working status row over the input box (`✽ Choreographing…`, `· Thinking… (2s · ↓ 13 tokens)`):
+#: in the transcript only where a copy of the screen went into history while a turn ran
+WORKING_STATUS = regex.compile(rf"^\s*{STAR}\s+\S+…")
 #: any row of the header (a reprint may come with its first row cut off)
 HEADER = regex.compile("|".join("(?:%s)" % r.pattern for r in (LOGO, LOGO_STILL, LOGO_CONTINUED)))
 _MASCOT = frozenset("▐▝▘▗▖▛▜▟▙▀▄█▌·~*✻ ")
@@ -639,7 +642,7 @@ class ClaudeCodeProfile(ChromeProfile):
         if headless:
             lines = _headless_echo_heads(lines, headless, self._headed)
         lines = _drop_input_boxes(_without_restored_rows(lines))
-        return _join_broken_tokens(_join_wide_wraps(_join_reflowed(fold_reprints(lines, HEADER))), self._alt_widths)
+        return _join_broken_tokens(_join_wide_wraps(_join_reflowed(fold_reprints(_fold_cut_short(lines), HEADER))), self._alt_widths)
 
     def _learn_tasks(self, frame: Frame) -> None:
         """Remember each task of the task list (2.1.197) by the time it first
@@ -1456,6 +1459,51 @@ def _learn_headless_echo(frame: Frame, bgs: set[str], tails: set[tuple[str, ...]
 
 def _words(rows: Iterable[str]) -> str:
     return " ".join(" ".join(rows).split())
+
+
+def _fold_cut_short(lines: list[TLine], compare: int = 6) -> list[TLine]:
+    """Drop an older copy of the conversation cut short while a turn ran.
+
+    A resize right after a prompt puts the screen into history as it was:
+    the header, the prompts, and under them the working status (`✽ Choreographing…`)
+    and its tip, which no finished conversation holds. The renderer then
+    draws the conversation again. `fold_reprints` misses that copy: its
+    rows differ from the reprint's at the status, and the reprint's own
+    header can be gone (pulled back by a taller window, then cleared). A
+    stretch opening at the header whose rows above the status (at least
+    two) are the very rows that come next, once the status and its tip (an
+    indented `⎿` row) are left out and blanks and header rows skipped, is
+    that older copy: it goes, up to where the next copy begins (within the
+    stretch), or whole (when the next header's stretch is that copy).
+    """
+    hit = [bool(HEADER.search(ln.text)) for ln in lines]
+    starts = [i for i, h in enumerate(hit) if h and not (i > 0 and hit[i - 1])]
+    if not starts:
+        return lines
+    bounds = starts + [len(lines)]
+    drop: set[int] = set()
+    for k, s in enumerate(starts):
+        e = bounds[k + 1]
+        body = [j for j in range(s, e) if not hit[j] and lines[j].text.strip()]
+        at = next((n for n, j in enumerate(body) if WORKING_STATUS.search(lines[j].text)), None)
+        if at is None or at < 2:
+            continue
+        before = [lines[j].text for j in body[:at]]
+        end = at
+        if end + 1 < len(body) and lines[body[end + 1]].text[:1].isspace() and "⎿" in lines[body[end + 1]].text:
+            end += 1  # the status's tip
+        rest = body[end + 1:]
+        if [lines[j].text for j in rest[:len(before)]] == before:
+            drop.update(range(s, body[end] + 1))  # the copy drawn again within the stretch
+            continue
+        if k + 1 < len(starts):
+            a = (before + [lines[j].text for j in rest])[:compare]
+            nxt = [lines[j].text for j in range(e, bounds[k + 2]) if not hit[j] and lines[j].text.strip()]
+            if nxt[:len(a)] == a:
+                drop.update(range(s, e))  # the next header's stretch is the copy drawn again
+    if not drop:
+        return lines
+    return [ln for i, ln in enumerate(lines) if i not in drop]
 
 
 def _headless_rows(tails: set[tuple[str, ...]]) -> set[str]:

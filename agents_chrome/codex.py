@@ -324,7 +324,8 @@ class CodexProfile(ChromeProfile):
         LineRule("explored", "tool_call", r"^[•◦]\s+(?P<body>(Explored|Exploring)\b.*)$"),
         LineRule("tool-other", "tool_call", r"^[•◦]\s+(?P<body>(Called|Calling|Edited|Added|Deleted|Updated|Searched|"
                                              r"Read|Waited|Applied patch)\b.*)$"),
-        LineRule("tool-output", "tool_result", r"^\s{2,4}└\s(?P<body>.*)$"),
+        # (`└` alone: the first output row Codex shows is blank, the rest below it)
+        LineRule("tool-output", "tool_result", r"^\s{2,4}└(?:\s(?P<body>.*))?$"),
         LineRule("answer", "assistant", r"^•\s(?P<body>.*)$"),
     )
 
