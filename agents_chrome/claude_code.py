@@ -216,6 +216,8 @@ class ClaudeCodeProfile(ChromeProfile):
         top = self._frame_box_top(frame)
         if top is None and frame.alternate:
             top = _dialog_rule(frame.lines)
+            if top is None and _dialog_only(frame.lines):
+                return None
         return (0, top if top is not None else len(frame.lines))
 
     main_viewport = viewport
@@ -992,7 +994,9 @@ def _unknown_commands(labeled: list[Labeled]) -> None:
     command: /word` and, when words followed, `● Args from unknown skill:
     <the words>`, the two with an answer's marker. Such a pair not under a prompt of its own
     (an answer's row comes under its prompt, its thinking or a tool) is the
-    prompt as typed: the slash word, a space and the words. A local
+    prompt as typed: the slash word, a space and the words; `Unknown
+    command: /word` alone is the command typed, refused by the CLI itself
+    (a system turn, as a local command is). A local
     command's row above (`❯ /model` and its `⎿` output) is no prompt the
     pair could answer."""
     last = None  # the kind of the last turn-opening row
@@ -1011,6 +1015,10 @@ def _unknown_commands(labeled: list[Labeled]) -> None:
                 for x in labeled[k + 1:j]:  # the blank between the two rows is no line of the prompt
                     if x.kind == "blank":
                         x.kind, x.rule = "chrome", "unknown-args"
+            else:
+                # the slash word alone: a command typed that the CLI refused itself,
+                # as it runs `/help` itself (a system turn), never a prompt
+                lb.kind = "system"
         # (nothing answers a prompt no command took: an `Unknown command` right
         # under it is the next such prompt)
         last = "unknown-command" if lb.rule == "unknown-command" else lb.kind
@@ -1908,20 +1916,43 @@ def _dialog_rule(lines: list[str]) -> int | None:
     return y if below else None
 
 
+_QUESTION = regex.compile(r"^\s*Do you want to (?:proceed\?|make this edit|create )")
+_CANCEL = regex.compile(r"^\s*(?:↑ \d+ more lines?\s*)?Esc to cancel\b")
+
+
+def _dialog_only(lines: list[str]) -> bool:
+    """A permission dialog taller than the full-screen view: no input box,
+    and above its question no rule (the dialog's own went off the top with
+    its title); under the question its options and `Esc to cancel`. Every
+    row of such a view is the dialog's (the file's rows, the diff)."""
+    q = next((y for y, ln in enumerate(lines) if _QUESTION.match(ln)), None)
+    if q is None or any(_RULE_RUN in ln and RULE.match(ln) for ln in lines[:q]):
+        return False
+    return any(_CANCEL.match(ln) for ln in lines[q + 1:q + 9])
+
+
 def _box_lines(rows: list[str], columns: int) -> str:
     """The prompt an input box of `columns` held in `rows` (`❯ ` and the
     indent left out): a row with room left for the next row's first
     character ended at a line break the user typed (the newline key); a
     full row was wrapped by the box, and goes on with nothing between wide
-    characters, else a space."""
+    characters (or a wide and a narrow one inside a run longer than a row),
+    else a space."""
     out = rows[0]
     for prev, row in zip(rows, rows[1:]):
         head = row.lstrip()[:1]
         room = columns - 2 - wcswidth(prev) - (wcwidth(head) if head else 1)
         if room >= 2 or not prev.strip() or not head:
             out += "\n" + row
-        elif _wide(prev[-1]) or _wide(head):
+        elif _wide(prev[-1]) and _wide(head):
             out += row.lstrip()
+        elif _wide(prev[-1]) or _wide(head):
+            # a wide character next to a narrow one: cut with nothing between
+            # only inside a run of text longer than a row (a break where the row is
+            # full); a shorter run went to the next row whole, at the space before it
+            body = row.lstrip()
+            run = wcswidth(prev.rsplit(" ", 1)[-1]) + wcswidth(body.split(" ", 1)[0])
+            out += body if run > columns - 6 else " " + body
         else:
             out += " " + row.lstrip()
     return out

@@ -34,6 +34,9 @@ LOSES_AN_ANSWER = {
     "h17-cc-s1704-full-53x20": "two Write results of the same shape (`⎿  Wrote 11 lines to …`, numbered rows, "
                                "`… +1 line`) in a 20-row view: the second is laid over the first, and the "
                                "answer row between them (`● Traftglos plairtruft traispzerne.`) is lost",
+    "h18-cc-s1802-full-198x44": "a block quote with wide characters keeps Claude Code's `▎` bar on each of its "
+                                "rows (`▎ sheal_troftskooskquoft 한국어 …`): the bar is no text the model served "
+                                "(it served one `> ` line); the replay does not give the quote back as markdown",
 }
 
 

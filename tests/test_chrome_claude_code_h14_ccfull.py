@@ -121,7 +121,9 @@ def test_a_box_the_model_drew_keeps_one_line_per_row(case, screen_only):
 
 def test_two_slash_words_that_are_no_commands_in_a_row_are_two_prompts():
     """Nothing answers a prompt no command took: the next `Unknown command` row right under it
-    is the next such prompt; so is one under a local command (`❯ /model` and its output)."""
+    is the next such prompt; so is one under a local command (`❯ /model` and its output).
+    A slash word alone (no `Args from unknown skill` row) is the command typed, refused by
+    the CLI: a system turn (h18: truth records `/dol` typed alone as a slash command)."""
     rows = _labeled([("assistant", "answer", "Unknown command: /flight"), ("blank", "blank", ""),
                      ("assistant", "answer", "Args from unknown skill: over the weir"), ("blank", "blank", ""),
                      ("assistant", "answer", "Unknown command: /sluice. Did you mean /skills?"),
@@ -130,4 +132,4 @@ def test_two_slash_words_that_are_no_commands_in_a_row_are_two_prompts():
                      ("assistant", "answer", "Unknown command: /paddle")])
     _unknown_commands(rows)
     assert [(lb.kind, lb.body) for lb in rows if lb.kind not in ("blank", "chrome", "cont")] == [
-        ("user", "/flight over the weir"), ("user", "/sluice"), ("system", "/model"), ("user", "/paddle")]
+        ("user", "/flight over the weir"), ("system", "/sluice"), ("system", "/model"), ("system", "/paddle")]

@@ -12,7 +12,8 @@ the input events removed:
 - full screen: a permission dialog taller than the view (a 20-row window)
   pushes its own rule and title off the top; no input box, no dialog rule:
   every row is the dialog's (its diff, `this session (shift+tab)`, `↑ 3 more
-  lines`), and they are taken for the answer (strict xfail: not fixed).
+  lines`), and they were taken for the answer (left out since h18:
+  `claude_code._dialog_only`).
 - a box table with more columns than the width has room for: a word longer
   than its column is cut by character (`Snain` / `dfom`); the record's
   pieces were joined with a space. A body cell keeps the space the wrap fell
@@ -92,11 +93,7 @@ _DIALOG_ROW = regex.compile(r"\(shift\+tab\)|Esc to cancel|Do you want to (make 
 
 
 #: known to take a dialog's rows for the answer (a real defect, kept visible)
-DIALOG_KNOWN = {
-    "h17-cc-s1704-full-53x20": "views that are all dialog (rule and title off the top of a 20-row window) are "
-                               "stitched as conversation; leaving them out (or emptying their view) fixed this "
-                               "recording but lost a prompt of h17-cc197-g1704-full-queabano-62x20: not landed",
-}
+DIALOG_KNOWN: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("screen_only", WAYS, ids=["as-recorded", "screen-only"])

@@ -219,10 +219,7 @@ def _resized_in_fullscreen(case: Path) -> bool:
 
 FULLSCREEN_RESIZED = [c for c in CASES if _resized_in_fullscreen(c)]
 #: known to add words (a real defect, kept visible as a strict xfail): "<case>": "reason"
-ADDS_WORDS = {
-    "h17-cc-s1704-full-53x20": "20 rows: views that are all permission dialog (its rule and title off the top) "
-                               "are stitched as conversation: the dialog's rows land in the answer",
-}
+ADDS_WORDS: dict[str, str] = {}
 
 
 def test_some_recording_resizes_the_fullscreen_view() -> None:

@@ -37,15 +37,12 @@ def ids(p: Path) -> str:
 SERVED_FLOOR = 0.9
 DRAWN_FLOOR = 0.95
 #: Known to lose drawn words (a real defect, kept visible as a strict xfail
-#: with its reason): "<agent>/<case>": "reason". None now (Codex's h14-cx-loom-bang,
+#: with its reason): "<agent>/<case>": "reason". None now (Claude Code's h17-cc-s1704-full-53x20,
+#: full-screen views that are all permission dialog, are left out since h18; Codex's h14-cx-loom-bang,
 #: a `!` command drawn only in the composer, is read from there since h15): OpenCode's
 #: h6-resize-stream (an answer reprinted whole at a new width after a copy
 #: with holes) is joined by the reprint since h8 (relayout._reprint_join).
-LOSES_DRAWN: dict[str, str] = {
-    "claude-code/h17-cc-s1704-full-53x20": "full screen, 20 rows: views that are all permission dialog (its rule and "
-                                           "title off the top) are stitched as conversation: the dialog's rows land "
-                                           "in the answer (asst_prec 0.79)",
-}
+LOSES_DRAWN: dict[str, str] = {}
 TRUTH_CASES = [pytest.param(c, marks=pytest.mark.xfail(reason=LOSES_DRAWN[ids(c)], strict=True))
                if ids(c) in LOSES_DRAWN else c for c in CASES]
 

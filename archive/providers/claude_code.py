@@ -150,15 +150,17 @@ def _shell_mode(content: str) -> tuple[str, str, str | None] | None:
 
 def _unknown_command(d: dict, raw: bytes, turns: list[Turn]) -> None:
     """A `/word …` prompt no command took: the CLI's notices are all the file
-    keeps of it; the notice of its words completes the one before."""
+    keeps of it; the notice of its words completes the one before, and makes
+    it the prompt as typed. The slash word alone is the command typed, which
+    the CLI refused itself: a system turn, as a local command's is."""
     text = d["content"]
     if m := UNKNOWN_COMMAND.match(text):
-        turns.append(Turn("user", m.group(1), ts=d.get("timestamp"), key=turn_key(d.get("uuid") or text), raw=raw))
-    elif (m := UNKNOWN_ARGS.match(text)) and turns and turns[-1].role == "user" \
+        turns.append(Turn("system", m.group(1), ts=d.get("timestamp"), key=turn_key(d.get("uuid") or text), raw=raw))
+    elif (m := UNKNOWN_ARGS.match(text)) and turns and turns[-1].role == "system" \
             and UNKNOWN_COMMAND.match("Unknown command: " + turns[-1].text):
         last = turns[-1]
         # both notices are the prompt's records: a fork cut after it keeps both
-        turns[-1] = msgspec.structs.replace(last, text=f"{last.text} {m.group(1)}",
+        turns[-1] = msgspec.structs.replace(last, role="user", text=f"{last.text} {m.group(1)}",
                                             raw=raw if last.raw is None else last.raw + b"\n" + raw)
 
 
