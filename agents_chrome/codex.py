@@ -91,9 +91,20 @@ def full_bg(frame: Frame, y: int) -> str | None:
     if len(bgs) != 1 or "default" in bgs:
         return None
     for a, b in zip(spans, spans[1:]):
-        if a[1] != b[0]:
+        if a[1] != b[0] and not _orphan_gap(frame, y, a[1], b[0]):
             return None
     return next(iter(bgs))
+
+
+def _orphan_gap(frame: Frame, y: int, lo: int, hi: int) -> bool:
+    """Cells lo..hi of row y, left out of the row's background, are one blank
+    cell: the half of a wide character that a narrower write overwrote. The
+    terminal blanks such a half in the default colours (tmux does), and Codex,
+    diffing its cells, does not draw it again: the row is still one card row."""
+    if hi - lo != 1:
+        return False
+    cells = frame.cells[y] if y < len(frame.cells) else None
+    return cells is None or (lo < len(cells) and cells[lo].data in (" ", ""))
 
 
 def _bg_run(frame: Frame, y: int) -> int | None:
@@ -103,7 +114,7 @@ def _bg_run(frame: Frame, y: int) -> int | None:
     if not spans or spans[0][0] != 0 or len({s[3] for s in spans}) != 1 or spans[0][3] == "default":
         return None
     for a, b in zip(spans, spans[1:]):
-        if a[1] != b[0]:
+        if a[1] != b[0] and not _orphan_gap(frame, y, a[1], b[0]):
             return None
     return spans[-1][1]
 
@@ -966,6 +977,19 @@ def _spaced(text: str) -> bool:
     return sum(1 for a, b in pairs if _wide(a) and _wide(b)) >= 2
 
 
+#: a pictograph (emoji): drawn two cells wide like a CJK letter, but no letter
+PICTOGRAPH = regex.compile(r"\p{Extended_Pictographic}")
+_PICT_SPACED = regex.compile(r"\p{Extended_Pictographic}\ufe0f? (?=\S)|(?<=\S) \p{Extended_Pictographic}")
+_PICT_TIGHT = regex.compile(r"\p{Extended_Pictographic}\ufe0f?(?=[^\s\p{Extended_Pictographic}])"
+                            r"|(?<=[^\s\p{Extended_Pictographic}\ufe0f])\p{Extended_Pictographic}")
+
+
+def _emoji_spaced(text: str) -> bool:
+    """The text sets its emoji off with spaces at least as often as it runs
+    them into the words beside them (row ends not counted)."""
+    return len(_PICT_SPACED.findall(text)) >= len(_PICT_TIGHT.findall(text))
+
+
 IDEOGRAPH = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}\u3000-\u303f\uff00-\uffef]")
 
 
@@ -1086,13 +1110,18 @@ def _join_wide_wraps(text: str, full: frozenset[str] = frozenset(),
         # was cut inside a word (a word ending exactly there is rarer); a
         # shorter one ended on a word and the space after it
         spaced = _spaced("\n".join(r.strip() for r in para))
+        # an emoji is no letter of a CJK run: where the text spaces its
+        # emoji off (`配置 📂 bruquo`), a wrap beside one fell on a space
+        pict = _emoji_spaced("\n".join(r.strip() for r in para))
         cur = para[0]
         for prev, nxt in zip(para, para[1:]):
             p, q = prev.rstrip(), nxt.lstrip()
             if p and q and _wide(p[-1]) and _wide(q[0]) and wcswidth(p) >= top - 2 and (
                     cut is None or any(w.endswith(_unmarked(p.strip())) for w in cut)):
                 # (a full row's text may keep its bullet: compare the ends)
-                sep = " " if spaced and not any(f.endswith(_unmarked(p.strip())) for f in bare) else ""
+                emoji = bool(PICTOGRAPH.match(p[-1]) or PICTOGRAPH.match(q[0]))
+                sep = " " if (pict if emoji else spaced) and not any(
+                    f.endswith(_unmarked(p.strip())) for f in bare) else ""
                 cur = cur.rstrip() + sep + q
             else:
                 out.append(cur)
@@ -1612,10 +1641,20 @@ def _drop_reprinted(labeled: list[Labeled]) -> None:
     def prompts(lo: int, hi: int) -> list[list[str]]:
         return [PROMPT_WORD.findall(labeled[i].body)[:6] for i in range(lo, hi) if labeled[i].kind == "user"]
 
-    def restated(old: list[list[str]], new: list[list[str]]) -> bool:
+    def typing(lo: int, hi: int) -> bool:
+        # the stretch ends on its last prompt, nothing drawn under it: the
+        # composer caught while the prompt was being typed (Codex clears and
+        # redraws its header card at start-up, the text typed so far in the
+        # composer under it), not a prompt sent
+        last = next((i for i in range(hi - 1, lo - 1, -1) if labeled[i].kind not in ("blank", "chrome")), None)
+        return last is not None and labeled[last].kind == "user"
+
+    def restated(old: list[list[str]], new: list[list[str]], typed: bool) -> bool:
         if not old or len(new) < len(old):
             return False
-        for a, b in zip(old, new):
+        for k, (a, b) in enumerate(zip(old, new)):
+            if typed and k == len(old) - 1 and a and "".join(b).startswith("".join(a)):
+                continue  # the prompt as typed so far
             n = min(len(a), len(b))
             if a[:n] != b[:n] or (n < min(3, max(len(a), len(b)))):
                 return False
@@ -1624,7 +1663,8 @@ def _drop_reprinted(labeled: list[Labeled]) -> None:
     said = [prompts(bounds[k], bounds[k + 1]) for k in range(len(heads))]
     for k in range(len(heads) - 1):
         lo, mid = bounds[k], bounds[k + 1]
-        if not any(restated(said[k], said[j]) for j in range(k + 1, len(heads))):
+        typed = typing(lo, mid)
+        if not any(restated(said[k], said[j], typed) for j in range(k + 1, len(heads))):
             continue
         for i in range(lo, mid):
             lb = labeled[i]
