@@ -51,7 +51,7 @@ from agents_chrome.transcript import TLine, fold_redraws
 from agents_chrome.turns import Turn
 from screen.cast import CastHeader
 from screen.frames import Frame
-from screen.vscreen import FLAG_ITALIC
+from screen.vscreen import FLAG_ITALIC, FLAG_UNDERLINE
 
 INPUT_RULE = regex.compile(r"^── input ─+")
 PAGER_STATUS = regex.compile(r"^\s*(line \d+|\(END\)|lines? \d+.*)?\s*\(?press h for help or q to quit\)?\s*$|^:\s*$")
@@ -61,8 +61,12 @@ MOON = "🌑🌒🌓🌔🌕🌖🌗🌘"
 TOOL_OPEN = regex.compile(r"^•\s+(?:Used|Using)\s+[A-Za-z_][\w.:-]*\s+\((?!.*\)\s*$)")
 # a bullet or list marker that sets a wrapped row's hanging indent
 HANG = regex.compile(r"^(?P<sp>\s*)(?P<mk>(?:[•◦▪‣\-*]|\d+[.)]|✨|\$)\s)?")
-# a prompt echo opens a block of its own: it never continues the row above
-PROMPT_ECHO = regex.compile(r"^(?:✨|💫|📋) ")
+# a prompt echo opens a block of its own: it never continues the row above.
+# kimi-cli 1.51 echoes every prompt with `✨` (`render_user_echo`); its other
+# prompt symbols (`💫` thinking, `📋` plan) are never drawn, so a row opening
+# with one is the rest of a row cut before that emoji (a prompt typed with
+# `… sheloxka 💫 数据 …` wrapped right before it)
+PROMPT_ECHO = regex.compile(r"^✨ ")
 #: the first row of a quote: the bar, under the answer's bullet when the answer opens with it
 QUOTE_HEAD = regex.compile(r"^\s*(?:•\s)?▌ ")
 #: a quote's bars, one a level, drawn again at the start of each row the quote wraps onto
@@ -375,12 +379,15 @@ def join_wrapped(lines: list[KLine]) -> list[KLine]:
                and not sibling(lines[i + 1], m, hang)
                and row.rstrip()[-1:] not in BOX_EDGE and not RULE_ROW.match(row)
                and lines[i + 1].text.strip() and _same_flow(lines[i], lines[i + 1])
-               and not PROMPT_ECHO.match(lines[i + 1].text) and not lines[i + 1].text.startswith("• ")):
+               and not PROMPT_ECHO.match(lines[i + 1].text) and not lines[i + 1].text.startswith("• ")
+               and lines[i + 1].text != "•"):
             spaced = not full(row, lines[i], lines[i + 1]) or _symbol_after_space(row, lines[i + 1].text, lines[i])
             row = lines[i + 1].text
             bar = QUOTE_BARS.match(row)  # every level's bar of a nested quote
             if spaced:
-                text += " " + row[hang:]
+                # the hanging indent is blank cells; a prompt's rows go on at column 0
+                lead = len(row) - len(row.lstrip(" "))
+                text += " " + row[min(hang, lead):]
             elif bar and QUOTE_HEAD.match(cur.text):
                 rest = row[bar.end():]
                 a, b = WORD_END.search(text), WORD_START.match(rest)
@@ -418,14 +425,47 @@ THINKING_SPINNER = regex.compile(r"^\s*[\u2800-\u28ff]\s+Thinking\.\.\.")
 SLASH_TYPED = regex.compile(r"^/[\w:-]+(\s.*)?$")
 
 
+def _link_row(frame: Frame, label: str, seen: dict[str, float]) -> str | None:
+    """The row a link is drawn on: new on the frame (Kimi prints a finished
+    block whole), its text there underlined (Rich underlines a link's text)."""
+    for y, t in enumerate(frame.lines):
+        if t in seen or label not in t:
+            continue
+        spans = frame.styles[y]
+        at = t.find(label)
+        while at >= 0:
+            col = _cells(t[:at])
+            if any(sp[0] <= col < sp[1] and sp[4] & FLAG_UNDERLINE for sp in spans):
+                return t
+            at = t.find(label, at + 1)
+    return None
+
+
 def input_rule_row(frame: Frame) -> int | None:
-    """The first `── input ──` row of a frame (kept per frame: the box's text,
-    its slash command and the rows above it all start from it)."""
+    """The `── input ──` row of the live input box on a frame (kept per frame:
+    the box's text, its slash command and the rows above it all start from it).
+
+    The live box is the last such row: the box's first row under it holds
+    its text one column in (or nothing), and a rule at column 0 closes it
+    (the status bar follows). A resize while the box was drawn can leave a
+    copy of its top rule in the history, right above the prompt echo and
+    the answer that come next, at column 0; closed by nothing (an answer's
+    rules are indented under its bullet) that copy is no box, and a frame
+    holding only such a copy (the live area between two redraws) has none."""
     memo = frame.memo
     if "kimi-input-rule" not in memo:
+        lines = frame.lines
         # INPUT_RULE is `^── input ─+`: a row that starts so matches
-        memo["kimi-input-rule"] = next((y for y, t in enumerate(frame.lines) if t.startswith("── input ─")), None)
+        top = next((y for y in range(len(lines) - 1, -1, -1) if lines[y].startswith("── input ─")), None)
+        if top is not None and top + 1 < len(lines) and lines[top + 1][:1].strip() and \
+                not any(t.startswith("───") and BOX_CLOSE.match(t) for t in lines[top + 1:]):
+            top = None
+        memo["kimi-input-rule"] = top
     return memo["kimi-input-rule"]
+
+
+#: the rule that closes the live input box: at column 0, nothing but the rule
+BOX_CLOSE = regex.compile(r"^─{3,}\s*$")
 
 
 def thinking_preview(frame: Frame) -> str | None:
@@ -821,20 +861,18 @@ class KimiProfile(ChromeProfile):
         LineRule("bye", "chrome", r"^Bye!\s*$"),
         LineRule("exit-tip", "chrome", r"^(Tip: The new Kimi Code\b|Install: curl\b|upgrade next time\)|To resume this session: kimi -r\b)"),
         LineRule("slash-echo", "system", r"^✨\s(?P<body>/[\w:-]+(\s.*)?)$"),
-        LineRule("prompt", "user", r"^(?:✨|💫|📋)\s(?P<body>.*)$"),
+        LineRule("prompt", "user", r"^✨\s(?P<body>.*)$"),
         LineRule("shell-prompt", "user", r"^\$\s(?P<body>.*)$"),
         LineRule("tool", "tool_call", TOOL.pattern),
-        LineRule("answer", "assistant", r"^•\s(?P<body>.*)$"),
+        # an answer that opens with a code block: its bullet alone on the row, the code under it
+        LineRule("answer", "assistant", r"^•(?:\s(?P<body>.*))?$"),
         LineRule("notice", "system", r"^[•●]\s(?P<body>.*)$"),
     )
 
     # -- frames -----------------------------------------------------------
     def main_viewport(self, frame: Frame) -> tuple[int, int] | None:
-        lines = frame.lines
-        for y, t in enumerate(lines):
-            if INPUT_RULE.match(t):
-                return (0, y)
-        return (0, len(lines))
+        y = input_rule_row(frame)
+        return (0, len(frame.lines) if y is None else y)
 
     def dialog(self, frame: Frame) -> list[str] | None:
         rows = [r for r in frame.lines if not PAGER_STATUS.match(r)]
@@ -883,6 +921,7 @@ class KimiProfile(ChromeProfile):
         nth = 0
         self._links: list[tuple[int, str, str]] = []  # (frame ordinal, target, text) of OSC 8 links
         self._links_used: set[int] = set()  # those placed in an answer
+        self._link_rows: dict[int, str] = {}  # link index -> the row it was drawn on
         # a link drawn again counts once a prompt (the live area redraws the rows it holds);
         # the same link in a later turn's answer (an answer opening like an earlier one) is
         # a link of its own
@@ -895,6 +934,9 @@ class KimiProfile(ChromeProfile):
                     if (url, label, prompts_seen) not in link_keys:
                         link_keys.add((url, label, prompts_seen))
                         self._links.append((nth, url, label))
+                        row = _link_row(f, label, first_seen)
+                        if row is not None:
+                            self._link_rows[len(self._links) - 1] = row.strip().removeprefix("• ")
             turn_min = min(turn_min, f.columns)
             # Only clears mark a reprint: on a resize kimi-cli redraws just its live area
             # (spinner, input box, footer) and leaves the printed answer to the terminal's
@@ -1232,7 +1274,23 @@ class KimiProfile(ChromeProfile):
         orders = [getattr(m.line, "order", 0) for m in members if m.line.text.strip()]
         if not orders:
             return text
-        return with_link_targets(text, self._links, self._links_used, float("-inf"), max(orders) + 1)
+        hi = max(orders) + 1
+        for k, (when, url, label) in enumerate(self._links):
+            # a link whose text the answer shows more than once (`crin` in a sentence
+            # and again as the link of `See crin for …`): the target goes on the row
+            # the link was drawn on
+            row = self._link_rows.get(k)
+            if k in self._links_used or when > hi or not row or url in text:
+                continue
+            at = text.find(row)
+            words = regex.compile(r"(?<!\w)" + regex.escape(label) + r"(?!\w)")
+            if at < 0 or len(words.findall(text)) < 2:
+                continue
+            m = words.search(text, at, at + len(row))
+            if m is not None:
+                self._links_used.add(k)
+                text = text[:m.end()] + " (" + url + ")" + text[m.end():]
+        return with_link_targets(text, self._links, self._links_used, float("-inf"), hi)
 
     def turns(self, labeled: list[Labeled]) -> list[Turn]:
         out = super().turns(labeled)

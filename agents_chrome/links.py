@@ -42,7 +42,11 @@ def with_link_targets(text: str, links: list[tuple[float, str, str]], used: set[
         if url in text or _flat(url) == _flat(label):
             used.add(k)
             continue
-        m = regex.compile(r"\s+".join(regex.escape(w) for w in label.split())).search(text, pos)
+        body = r"\s+".join(regex.escape(w) for w in label.split())
+        # the link's text as a whole word first: a short label (`mo`) also
+        # opens a longer word drawn before it (`mosenpek`)
+        m = regex.compile(r"(?<![\w])" + body + r"(?![\w])").search(text, pos) or \
+            regex.compile(body).search(text, pos)
         if m is None:
             continue
         used.add(k)

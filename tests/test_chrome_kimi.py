@@ -36,7 +36,10 @@ SWALLOWED = {("kimi-04-slash-unicode-wide", 0): 1}
 # (`ski haix` / `ol kuplung` for `haixshol`; `slat` drawn `at`, `greaxbux` drawn `gxbux`).
 KIMI_SIDE = {("h16-kimi-repeat-slash-70x23", 2): 0.9, ("h16-kimi-repeat-slash-70x23", 8): 0.9,
              ("h16-kimi-toolresize-66x22", 4): 0.85, ("h17-sh-kimi-continue-crop-61x40", 0): 0.85,
-             ("h17-kimi-toolwrap-link-91x58", 5): 0.9}
+             ("h17-kimi-toolwrap-link-91x58", 5): 0.9,
+             # h18: after the shrink to 64 columns Kimi crops list rows (`wixpekbo` drawn `wixpek`)
+             # and paragraph rows (`nathple` drawn `nathpl…`)
+             ("h18-kimi-s1853-slash-121x46", 9): 0.9}
 
 def replay(case: Path, screen_only: bool, tmp_path_factory) -> dict:
     return cli_replay(case, AGENT, screen_only, tmp_path_factory)

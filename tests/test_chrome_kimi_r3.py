@@ -65,6 +65,8 @@ NOT_DRAWN = {
                                     "columns: `thoxfly shoundjostdun` is drawn `thoxfl…`",
     "h17-sh-kimi-continue-crop-61x40": "Kimi crops a thinking row it laid out too wide after a width change: "
                                        "`shybo zoost` is drawn `shyb…`",
+    "h18-kimi-s1846-tool-187x46": "Kimi crops a thinking row it laid out too wide after a width change: "
+                                  "`bopekbo peku tor` is drawn `bopekbo pek… tor`",
 }
 
 
