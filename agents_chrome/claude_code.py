@@ -130,7 +130,7 @@ class ClaudeCodeProfile(ChromeProfile):
     # a box table laid out anew in the render that scrolled the view, a row grown
     # past a whole view between two frames (see `Stitcher._relaid_unshared`);
     # a full-screen `/clear` starts a document of its own (`layout`)
-    layout_options = {"relaid_moved": True, "fresh_layouts": True}
+    layout_options = {"relaid_moved": True, "fresh_layouts": True, "fuller_reprint": True}
     rules = (
         LineRule("logo", "chrome", LOGO.pattern),
         LineRule("logo-still", "chrome", LOGO_STILL.pattern),

@@ -240,6 +240,7 @@ class FrameBuilder:
         self._count = 0
         self._hist_mark = 0
         self._kept_at_top: list = []  # `VirtualScreen.kept_at_top` until the next drawing
+        self._kept_below: list = []  # the rows of the screen under them, as the shrink left them
         self._in_string = False  # while it waits: the output so far ends inside an OSC or DCS string
         self._returned_mark = 0
         self._inputs: list[str] = []
@@ -362,6 +363,9 @@ class FrameBuilder:
                 plain, old_start = self._plain_from, self._line_start()
                 self.screen.resize(lines=size[1], columns=size[0])
                 self._kept_at_top = self.screen.kept_at_top
+                self._kept_below = ([self.screen._history_entry(self.screen.buffer.get(y))
+                                     for y in range(len(self._kept_at_top), self.screen.lines)]
+                                    if self._kept_at_top else [])
                 self._in_string = False
                 self._plain_from = self._plain_across_resize(plain, old_start)
                 self._plain_text = self._plain_text and self._plain_from is not None
@@ -501,10 +505,11 @@ class FrameBuilder:
             i, self._in_string = _first_drawn(data, self._in_string)
             if i is not None:
                 kept, self._kept_at_top = self._kept_at_top, []
+                below, self._kept_below = self._kept_below, []
                 if i:
                     self._feed_output(data[:i])
                     data = data[i:]
-                self._kept_wiped(kept)
+                self._kept_wiped(kept, below, data)
         cut = _PARTIAL.search(data, max(0, len(data) - 16))
         if cut is not None:
             # a control sequence cut by the event's end: held back and fed
@@ -571,7 +576,7 @@ class FrameBuilder:
         if pos < len(data):
             feed(data[pos:])
 
-    def _kept_wiped(self, kept: list) -> None:
+    def _kept_wiped(self, kept: list, below: list | None = None, drawing: str = "") -> None:
         """The program's first drawing after a shrink: were the rows the shrink
         kept at the top (`VirtualScreen.kept_at_top`) erased before it?
 
@@ -582,7 +587,15 @@ class FrameBuilder:
         of its own) erases them: shown, and in no history. They go to the
         history now, where they would have scrolled, with a mark after them
         (a reprint may repeat some). Told by the bytes' order alone: the
-        wipe may be cut across events."""
+        wipe may be cut across events.
+
+        The rows under them (`below`, which xterm too showed) are wiped as
+        well, and a program that redraws only its live area (Claude Code
+        2.1.197's inline renderer) never draws the finished output among
+        them again: those above the first one the drawing (`drawing`, the
+        rest of this event) draws again go to the history after the kept
+        rows. Without such a row in the drawing, none does (what it
+        redraws is not known)."""
         s = self.screen
         if s.alternate or not any(e.text.strip() for e in kept):
             return
@@ -592,7 +605,7 @@ class FrameBuilder:
             if row and any(c.data.strip() for c in row.values()):
                 return
         at = s.history_total
-        s.record_rows(kept)
+        s.record_rows(_not_redrawn(kept, below or [], drawing, buf))
         # a mark the wipe set where the rows now go moves after them
         self._marks = [(p, why) for p, why in self._marks if not (p == at and why == "clear")]
         self._mark("clear")
@@ -641,6 +654,37 @@ class FrameBuilder:
 
 #: (run, cursor row, last row) -> the run takes the cursor to the top row (`_reaches_top`)
 _REACHES_TOP: dict[tuple[str, int, int], bool] = {}
+
+
+def _squeezed(text: str) -> str:
+    return "".join(text.split())
+
+
+def _not_redrawn(kept: list, below: list, drawing: str, buf) -> list:
+    """The rows a wipe after a shrink erased that go to the history: the
+    rows the shrink kept at the top (`kept`), and those of the rows under
+    them (`below`, from the screen row under them down) that `drawing` does
+    not draw again: the ones above the first row whose text (spaces aside:
+    a redraw at another width wraps and pads anew) the drawing's text
+    holds, blank rows right above it left out. None of `below` when no row
+    of them is drawn again, or one is still on the screen (no wipe reached
+    it)."""
+    drawn = _squeezed(_ESC_AT.sub("", drawing))
+    drawn = "".join(ch for ch in drawn if ch >= " " and ch != "\x7f")
+    if not drawn:
+        return kept
+    out = []
+    for k, entry in enumerate(below, len(kept)):
+        row = buf.get(k)
+        if row and any(c.data.strip() for c in row.values()):
+            return kept  # not wiped
+        text = _squeezed(entry.text)
+        if text and text in drawn:
+            while out and not out[-1].text.strip():
+                out.pop()
+            return kept + out
+        out.append(entry)
+    return kept
 
 
 def _first_drawn(data: str, in_string: bool = False) -> tuple[int | None, bool]:
