@@ -29,7 +29,7 @@ import regex
 from wcwidth import wcswidth, wcwidth
 
 from agents_chrome.grids import merge_grid_rows
-from agents_chrome.links import merged_links, with_link_targets
+from agents_chrome.links import merged_links, with_link_targets, with_stray_link_targets
 from agents_chrome.overlay import popup_rows
 from agents_chrome.profile import ChromeProfile
 from agents_chrome.rules import Labeled, LineRule
@@ -905,10 +905,16 @@ class AmpProfile(ChromeProfile):
         # (last, when the rows are measured no more)
         links, used = getattr(self, "_links", None), getattr(self, "_links_used", set())
         if links:
+            windows = []
             for i, t in enumerate(made):
                 if t.role == "assistant" and t.time is not None:
                     hi = next((u.time for u in made[i + 1:] if u.time is not None), float("inf"))
                     t.text = with_link_targets(t.text, links, used, t.time, hi)
+                    windows.append((t, t.time, hi))
+            # links no window took: a resize redrew their answer (its time is the redraw's)
+            texts = with_stray_link_targets([(t.text, lo, hi) for t, lo, hi in windows], links, used)
+            for (t, _lo, _hi), text in zip(windows, texts):
+                t.text = text
         return made
 
 

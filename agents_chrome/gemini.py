@@ -617,12 +617,22 @@ def _join_wide_wraps(text: str) -> str:
     out = [rows[0]]
     for prev, nxt in zip(rows, rows[1:]):
         prev, head = prev.rstrip(), nxt.lstrip()
-        if prev and head and drawn(prev) >= top - 2 and (
+        if prev and head and drawn(prev) >= top - 2 and _run_outgrows(prev, head, top) and (
                 (wcwidth(prev[-1]) == 2 and wcwidth(head[0]) == 2) or _cut_in_wide_run(prev, nxt)):
             out[-1] = out[-1].rstrip() + head
         else:
             out.append(nxt)
     return "\n".join(out)
+
+
+def _run_outgrows(prev: str, head: str, top: int) -> bool:
+    """Ink cuts a spaceless run only when it is wider than a row: a shorter
+    one that did not fit moves whole to the next row, its space before it
+    turned into the break (`… telzan 测试` + `中文 中文.` is `测试 中文`). The
+    run across the break must outgrow the widest row (less the cells a cut
+    row may leave free) for the break to be a cut."""
+    run = prev.split()[-1] + head.split()[0]
+    return wcswidth(run.replace("`", "")) > top - 2
 
 
 def _cut_in_wide_run(prev: str, nxt: str) -> bool:
@@ -1227,6 +1237,15 @@ def _drop_raw_table_drafts(answer: list[Labeled]) -> None:
         k = end
 
 
+def _gutter_follows(labeled: list[Labeled], j: int, want: int) -> bool:
+    """The row at j is a code row numbered `want` (a block whose first line
+    is empty draws its `1` alone: the `2` under it tells the gutter)."""
+    if j >= len(labeled) or labeled[j].kind not in ("cont", "blank"):
+        return False
+    mj = GUTTER.match(labeled[j].line.text)
+    return bool(mj and int(mj.group("n")) == want and mj.group("code") is not None)
+
+
 def _strip_gutters(labeled: list[Labeled]) -> None:
     """Code blocks are drawn with line numbers 1, 2, 3…: keep only the code."""
     i, n = 0, len(labeled)
@@ -1236,7 +1255,7 @@ def _strip_gutters(labeled: list[Labeled]) -> None:
         in_body = labeled[i].kind == "assistant" and labeled[i].body is not None
         m = GUTTER.match(labeled[i].body if in_body else labeled[i].line.text) \
             if labeled[i].kind in ("cont", "assistant") else None
-        if m and m.group("n") == "1" and m.group("code") is not None:
+        if m and m.group("n") == "1" and (m.group("code") is not None or _gutter_follows(labeled, i + 1, 2)):
             run = [(i, m)]
             j, want = i + 1, 2
             while j < n:

@@ -53,3 +53,38 @@ def with_link_targets(text: str, links: list[tuple[float, str, str]], used: set[
         text = text[:m.end()] + " (" + url + ")" + text[m.end():]
         pos = m.end() + len(url) + 3
     return text
+
+
+def _label_at(text: str, label: str, url: str):
+    """Where a link's label ends in `text` as whole words (None: not there,
+    or the target is there already)."""
+    if url in text:
+        return None
+    return regex.compile(r"(?<!\w)" + r"\s+".join(regex.escape(w) for w in label.split()) + r"(?!\w)").search(text)
+
+
+def with_stray_link_targets(answers: list[tuple[str, float, float]], links: list[tuple[float, str, str]],
+                            used: set[int]) -> list[str]:
+    """The answers' texts with the links `with_link_targets` could not place
+    put back: a resize redraws the whole history, so an answer's first-drawn
+    time can be the redraw's, later than a link it holds. Each such link goes
+    to the answer holding its label (whole words) whose window (`answers`:
+    text, lo, hi) is nearest to when the link was drawn, if only one is."""
+    texts = [a[0] for a in answers]
+    for k, (when, url, label) in enumerate(links):
+        # a web target only: a `file://` link is Amp's own mark on a path it drew, no Markdown's
+        if k in used or not label.strip() or _flat(url) == _flat(label) or not url.startswith(("http://", "https://")):
+            continue
+        near = []
+        for i, (_text, lo, hi) in enumerate(answers):
+            m = _label_at(texts[i], label, url)
+            if m is not None:
+                gap = 0.0 if min(lo, hi) <= when <= max(lo, hi) else min(abs(when - lo), abs(when - hi))
+                near.append((gap, i, m))
+        near.sort(key=lambda c: c[0])
+        # two answers as near (redrawn together) leave the link out: which one holds it is unknown
+        if near and (len(near) == 1 or near[1][0] > near[0][0]):
+            _gap, i, m = near[0]
+            used.add(k)
+            texts[i] = texts[i][:m.end()] + " (" + url + ")" + texts[i][m.end():]
+    return texts
