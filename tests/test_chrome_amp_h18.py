@@ -2,9 +2,10 @@
 
 h18-amp-s1880-64x55 is the seeded probe `gen18.py --seed 1880` (harness
 copy /tmp/h18-gemamp/harness/amp): nine prompts at 64x55, three pasted,
-resizes in the middle of answers and while tools run (193x21 then 90x45;
-176x34; 102x49 then 198x48, …), a resize between turns, answers tall
-enough that Amp never draws their top (`"partial": true`), lists, quotes,
+resizes in the middle of answers (62x23 then 165x23 in the first; 124x44),
+while a shell call runs (186x38 then 153x56; 105x34 after a resize to
+74x42 between turns), answers tall enough that Amp never draws their top
+(`"partial": true`), lists, quotes,
 tables with CJK cells, code blocks with empty lines, Markdown links, shell
 and Read calls. Before: prompts 1.00, recall 0.884, precision 0.982,
 tools 1.00; after: 1.00, 0.899, 1.00, 1.00 (both ways); every drawn word

@@ -1,10 +1,10 @@
 """Gemini CLI: what round h18's randomized probes found.
 
 h18-gem-s1874-154x24 is the seeded probe `gen18.py --seed 1874` (harness
-copy /tmp/h18-gemamp/harness/gemini): ten prompts at 154x24, half of them
+copy /tmp/h18-gemamp/harness/gemini): ten prompts at 154x24, two of them
 pasted, a resize to 93x51 before the first, resizes in the middle of
-answers (185x28; 62x39; 97x53 while a shell call runs; 74x55 then 198x23;
-104x50 then 79x53; 69x41 then 115x41), an unknown slash command
+answers (185x28; 62x39; 97x53 in an answer with two shell calls; 74x55
+then 198x23; 104x50 then 79x53; 69x41 then 115x41), an unknown slash command
 (`/vexpel`: Gemini 0.61 sends it to the model, which answered `Done.`; the
 harness wrote it down as a slash command) and `Esc Esc` on a typed line
 before the second prompt. Answers: lists, nested lists, quotes, tables
