@@ -43,10 +43,9 @@ def with_link_targets(text: str, links: list[tuple[float, str, str]], used: set[
             used.add(k)
             continue
         body = r"\s+".join(regex.escape(w) for w in label.split())
-        # the link's text as a whole word first: a short label (`mo`) also
-        # opens a longer word drawn before it (`mosenpek`)
-        m = regex.compile(r"(?<![\w])" + body + r"(?![\w])").search(text, pos) or \
-            regex.compile(body).search(text, pos)
+        # the link's text as whole words: a short label (`mo`, `bru`) also
+        # opens a longer word (`mosenpek`, `bruorstin`), which is no link
+        m = regex.compile(r"(?<!\w)" + body + r"(?!\w)").search(text, pos)
         if m is None:
             continue
         used.add(k)

@@ -142,6 +142,15 @@ REPRINT_HOLES = 6
 REPRINT_WINDOW = 60
 
 
+def _cut_of(word: str, k: int, wb: list[tuple[str, int, int]], had: set[str]) -> bool:
+    """Whether new word `k` ends its row and begins a word the old copy has:
+    a row cut at the new layout's edge (a shrink the program has not yet
+    redrawn for) draws the head of a word, which is no hole the old copy had."""
+    if k + 1 < len(wb) and wb[k + 1][1] == wb[k][1]:
+        return False
+    return any(h != word and h.startswith(word) for h in had)
+
+
 def _reprint_join(old: list[str], old_times: list[float], old_gaps: set[int], new: list[str],
                   new_times: list[float], new_gaps: set[int], lo: int
                   ) -> tuple[list[str], list[float], set[int]] | None:
@@ -194,7 +203,8 @@ def _reprint_join(old: list[str], old_times: list[float], old_gaps: set[int], ne
     # elsewhere may be the new layout's own redraw of a row (its first frames
     # half-drawn), not a hole
     had = set(tail)
-    if sum(1 for k in range(end) if k not in hit and words_b[k] not in had) < REPRINT_HOLES:
+    if sum(1 for k in range(end) if k not in hit and words_b[k] not in had
+           and not _cut_of(words_b[k], k, wb, had)) < REPRINT_HOLES:
         return None
     _w, ra, ca = wa[start]
     rb = wb[0][1]
