@@ -66,6 +66,8 @@ BAND_BOTTOM = regex.compile(r"^\s*▀{10,}\s*$")
 THINKING_BAR = regex.compile(r"^ │(?:\s*|\s.*[^│\s]\s*)$")
 FOOTER = regex.compile(r"workspace \(/directory\)|no sandbox|\bsandbox\s{3,}|/model\s*$|context left")
 INPUT_ROW = regex.compile(r"^\s?[*>!]\s(?P<body>.*)$")
+# a tool box's notice of the output rows it does not show (`... first 4 lines hidden (Ctrl+O to show) ...`)
+HIDDEN_ROWS = regex.compile(r"^[ \t]*\.\.\. first \d+ lines? hidden \(Ctrl\+\w to show\) \.\.\.[ \t]*(?:\n|$)", regex.M)
 
 
 class GeminiProfile(ChromeProfile):
@@ -264,7 +266,20 @@ class GeminiProfile(ChromeProfile):
                 w = wcswidth(ln.text.rstrip())
             elif w:
                 self._band_w[id(ln)] = w
+        # the width each prompt's band was drawn at, a band the terminal later narrowed
+        # (wrapped on to rows of its own) counted whole: what the prompt's echo was wrapped to
+        self._echo_w: dict[int, int] = {}
+        w = 0
+        for k, ln in enumerate(lines):
+            if BAND_TOP.match(ln.text) and not (k and lines[k - 1].wrapped):
+                w, j = wcswidth(ln.text.rstrip()), k
+                while lines[j].wrapped and j + 1 < len(lines) and BAND_TOP.match(lines[j + 1].text):
+                    j += 1
+                    w += wcswidth(lines[j].text.rstrip())
+            elif w:
+                self._echo_w[id(ln)] = w
         labeled = super().label(lines)
+        _label_footer_values(labeled)
         _label_shell_echoes(labeled)
         _label_boxes(labeled)
         _drop_running_box_copies(labeled)
@@ -287,7 +302,9 @@ class GeminiProfile(ChromeProfile):
             if m:
                 return Turn("tool_call", m.group("arg").strip(), name=m.group("name"))
         if kind == "tool_result":
-            return Turn("tool_result", text)
+            # the notice a box taller than its room draws over the rows it left out: the CLI's
+            # words, not the command's output
+            return Turn("tool_result", _without_wide_fillers(HIDDEN_ROWS.sub("", text).strip("\n")))
         if kind == "thinking":
             # the text under its bar, without the bar and its empty rows
             rows = [regex.sub(r"^\s*│\s?", "", r).rstrip() for r in text.splitlines()]
@@ -298,7 +315,9 @@ class GeminiProfile(ChromeProfile):
             # with ui.useAlternateBuffer the prompt's echo breaks a long token after a
             # `-` (`…/frames/brood-` then `pattern-photographs…`), not at the width; a
             # row of base64 ending in its `=` padding short of the width ended its token
-            return Turn(kind, self._complete_prompt(join_broken_tokens(text, _NEVER_CUT, after=frozenset("-"))))
+            text = join_broken_tokens(text, _NEVER_CUT, after=frozenset("-"))
+            band = getattr(self, "_echo_w", {}).get(id(members[0].line)) if members else None
+            return Turn(kind, self._complete_prompt(_unwrap_prompt(text, band) if band else text))
         if kind == "assistant":
             text = self._with_code_marks(_drop_rewrapped_repeats(text), members)
             text = regex.sub(r"(?<!`)``(?!`)", "", _join_wide_wraps(text))
@@ -319,6 +338,53 @@ _EARLY_ROWS = 2000
 _PHRASE_CONTEXT = 24
 #: a phrase shorter than this (context and code) is too common to mark by
 _PHRASE_MIN = 16
+
+
+#: columns of the prompt band's echo that hold no text: ` > ` before it, one after
+_ECHO_FRAME = 4
+
+
+def _unwrap_prompt(text: str, band: int) -> str:
+    """The prompt's echo is wrapped at its words to the band's width (less
+    _ECHO_FRAME): a row the next row's first word would not have fitted
+    after is a wrap, joined with a space again; a row it would have fitted
+    after ended where the user broke the line (Shift+Enter, a pasted
+    newline), and stays a line of its own."""
+    rows = text.split("\n")
+    room = band - _ECHO_FRAME
+    if len(rows) < 2 or room < 8:
+        return text
+    out = [rows[0]]
+    for prev, row in zip(rows, rows[1:]):
+        first = row.split(" ", 1)[0]
+        # (a line wider than the room ends in a token cut at the width and joined again:
+        # its last drawn row is the token's last piece)
+        drawn = wcswidth(prev.rstrip())
+        drawn = drawn % room or room if drawn > room else drawn
+        if prev.strip() and first and not row[:1].isspace() and drawn + 1 + wcswidth(first) > room:
+            out[-1] = out[-1].rstrip() + " " + row
+        else:
+            out.append(row)
+    return "\n".join(out)
+
+
+def _without_wide_fillers(text: str) -> str:
+    """A shell's output is drawn from the CLI's own terminal emulator, which
+    writes a wide character's second cell out as a space: `表 格  pelfo` on
+    screen for `表格 pelfo`. When every wide character of the output has a
+    space after it (or ends its row), that space is the filler and goes;
+    output with a wide character followed by text is drawn as typed and
+    stays as it is."""
+    wide = [m for m in regex.finditer(r"\S", text) if wcwidth(m.group()) == 2]
+    if not wide or any(m.end() < len(text) and text[m.end()] not in " \n" for m in wide):
+        return text
+    out, at = [], 0
+    for m in wide:
+        if m.end() < len(text) and text[m.end()] == " ":
+            out.append(text[at:m.end()])
+            at = m.end() + 1
+    out.append(text[at:])
+    return "".join(out)
 
 
 def _code_phrases(marked: str) -> list[tuple[str, str, str]]:
@@ -504,6 +570,7 @@ def _rejoin_wrapped(text: str, members: list[Labeled]) -> str:
     rows: list[str] = []
     carry = False  # the previous row wrapped into this one
     cut = False  # ... in the middle of a word
+    short_wide = False  # ... from a wide character one cell short of the width
     grid_row, carry_w = False, 0  # the row being carried on is a grid's; its width
     for k, m in enumerate(members):
         # a row's text, as the terminal reflowed it; a code row's body (its
@@ -513,7 +580,11 @@ def _rejoin_wrapped(text: str, members: list[Labeled]) -> str:
             # a grid's row: the cells as drawn, the row padded to the width it wrapped at
             rows[-1] = rows[-1] + " " * max(0, carry_w - wcswidth(rows[-1])) + body
         elif carry and rows:
-            rows[-1] = rows[-1].rstrip() + ("" if cut and body[:1].strip() else " ") + body.lstrip()
+            # (a row ending in a wide character one cell short of the width, carried on to a
+            # narrow character: the cell left was a space, stripped with the row's end; only a
+            # wide character that did not fit leaves that cell empty)
+            glued = cut and body[:1].strip() and not (short_wide and wcwidth(body[:1]) == 1)
+            rows[-1] = rows[-1].rstrip() + ("" if glued else " ") + body.lstrip()
         elif k in cuts and rows:
             rows[-1] = rows[-1].rstrip() + body.lstrip()  # the rest of a token Gemini cut at the width
         else:
@@ -527,6 +598,7 @@ def _rejoin_wrapped(text: str, members: list[Labeled]) -> str:
         # full too: the next wide character did not fit)
         cut = bool(ln.text) and not ln.text[-1].isspace() and (
             not ln.width or wcswidth(ln.text) >= ln.width - (wcwidth(ln.text[-1]) == 2))
+        short_wide = cut and bool(ln.width) and wcswidth(ln.text) == ln.width - 1
     while len(rows) > 1 and not rows[-1].strip():
         rows.pop()
     head, rest = rows[0].rstrip(), textwrap.dedent("\n".join(r.rstrip() for r in rows[1:]))
@@ -832,13 +904,18 @@ def _label_answered_slashes(labeled: list[Labeled]) -> None:
     cleared screen, the next prompt) never opens with the model's marks.
     A `/word` alone stays a command even when the model answers it: a
     command name mistyped (or completed twice, `/clearlear`), which the
-    CLI forwards as it does any text it cannot run."""
+    CLI forwards as it does any text it cannot run. The words counted are
+    the band's, all its rows: `/telgolsar` with a line under it (a second
+    row typed after Shift+Enter, or after an Enter the completion menu
+    took) went out whole."""
     n = len(labeled)
     for i, lb in enumerate(labeled):
         if lb.rule != "slash-command":
             continue
         j = i + 1
+        words = 0
         while j < n and not BAND_BOTTOM.match(labeled[j].line.text) and labeled[j].kind in ("cont", "blank"):
+            words += len(labeled[j].line.text.split())
             j += 1  # the band's own rows (a long prompt wraps)
         if j >= n or not BAND_BOTTOM.match(labeled[j].line.text):
             continue
@@ -846,7 +923,7 @@ def _label_answered_slashes(labeled: list[Labeled]) -> None:
         while j < n and labeled[j].kind in ("blank", "chrome"):
             j += 1
         m = INPUT_ROW.match(lb.line.text)
-        if m and len(m.group("body").split()) > 1 and j < n and labeled[j].kind in _MODEL_KINDS:
+        if m and len(m.group("body").split()) + words > 1 and j < n and labeled[j].kind in _MODEL_KINDS:
             lb.kind, lb.rule, lb.body = "user", "prompt", m.group("body")
 
 
@@ -871,6 +948,25 @@ def _label_prompt_edge_pieces(labeled: list[Labeled]) -> None:
                 lb.kind, lb.rule, lb.body = "chrome", "box-piece", ""
         elif lb.kind != "blank":
             in_prompt = False
+
+
+#: the footer's head row: the names of the values on the row under it
+_FOOTER_HEAD = regex.compile(r"^\s?workspace \(/directory\)\s{2,}\S|\s/model\s*$")
+#: the footer's values row opens with the workspace's path at the second column
+_FOOTER_VALUES = regex.compile(r"^ [/~]\S*\s{2,}\S")
+
+
+def _label_footer_values(labeled: list[Labeled]) -> None:
+    """The footer is two rows: the names (`workspace (/directory)`,
+    `sandbox`, `/model`) and under them the values (the path, `no sandbox`,
+    `Auto`). A values row a resize cut short (`…/demo-app   no sa`) no
+    longer reads as the footer by its words: the row under the names row is
+    the footer's all the same (so is a names row cut to its end, `ox   /model`)."""
+    for k, lb in enumerate(labeled[:-1]):
+        nxt = labeled[k + 1]
+        if (lb.kind == "chrome" and _FOOTER_HEAD.search(lb.line.text) and not lb.line.wrapped
+                and nxt.kind == "cont" and _FOOTER_VALUES.match(nxt.line.text)):
+            nxt.kind, nxt.rule, nxt.body = "chrome", "footer", ""
 
 
 def _label_shell_echoes(labeled: list[Labeled]) -> None:
@@ -916,6 +1012,10 @@ def _label_boxes(labeled: list[Labeled]) -> None:
     while i < n:
         if BOX_TOP.match(text[i]):
             j = i + 1
+            # rows a redraw after a resize left blank between the top edge and the box's rows
+            while j < n and not text[j].strip() and j + 1 < n and (not text[j + 1].strip()
+                                                                    or text[j + 1].lstrip().startswith("│")):
+                j += 1
             while j < n and not BOX_BOTTOM.match(text[j]) and text[j].lstrip().startswith("│"):
                 j += 1
             if open_kind[i] == "assistant" and len(text[i]) - len(text[i].lstrip()) >= _ANSWER_COL:
