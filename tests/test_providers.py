@@ -34,6 +34,8 @@ NOT_ON_DISK = {
     "r3-gem-scroll-f-80x24": "one prompt's tail",
     # ... and in alternate-buffer mode at 140x40 after a shell ("...每天夜里做").
     "h5-sh-gem-alt-cjk-140x40": "one prompt's tail",
+    # ... and at 154x24 while it redrew after a resize ("...pel opbruax" without its ".").
+    "h18-gem-s1874-154x24": "one prompt's tail",
 }
 # Slash commands that end the agent's session and start a new one in new files.
 NEW_SESSION = ("/clear", "/new", "/reset")
