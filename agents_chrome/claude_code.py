@@ -495,7 +495,9 @@ class ClaudeCodeProfile(ChromeProfile):
         shown = [r.rstrip() for r in prev.lines[:top if top is not None else len(prev.lines)]]
         k = next((y for y, r in enumerate(shown) if r == drawn[0]), None)
         if not k or [r for r in shown[k:] if r.strip()][:3] != drawn[:3]:
-            return f
+            k = _relaid_at(shown, drawn)
+            if not k:
+                return f
         return self._with_wiped_rows(f, cut, prev, shown[:k])
 
     def _with_wiped_rows(self, f: Frame, cut: int, prev: Frame | None, rows: list[str] | None = None) -> Frame:
@@ -778,6 +780,8 @@ class ClaudeCodeProfile(ChromeProfile):
                 boxed = getattr(self, "_wide_box", {}).get(key)
                 if boxed is not None:
                     text = _box_lines(*boxed)
+                else:
+                    text = _echo_lines(text, members)
         if kind == "assistant":
             if not any(m.line.source == "alt" for m in members):  # inline: history keeps old layouts
                 text = _without_stale_tables(text)
@@ -1931,10 +1935,34 @@ def _dialog_only(lines: list[str]) -> bool:
     return any(_CANCEL.match(ln) for ln in lines[q + 1:q + 9])
 
 
+def _echo_lines(text: str, members: list[Labeled]) -> str:
+    """A prompt's echo rows (`text`, from `members`' rows on the main screen)
+    with the breaks the echo wrapped at joined again: the echo wraps at a
+    space, before a word that would have run past the row's last column but
+    one; a row whose next row's first word would have fit there ended at a
+    line break the user typed. A break inside a run of wide characters
+    (cut where the row was full) joins with nothing between. Rows of unknown
+    width, or an echo with an empty row, stay as they are."""
+    parts = text.split("\n")
+    rows = [m.line for m in members if m.line.text.strip()]
+    if len(parts) < 2 or len(rows) != len(parts) or any(not ln.width or ln.source == "alt" for ln in rows):
+        return text
+    out = parts[0]
+    for above, part in zip(rows, parts[1:]):
+        first = part.split(" ", 1)[0]
+        if not first or wcswidth(above.text.rstrip()) + 1 + wcswidth(first) <= above.width - 1:
+            out += "\n" + part
+        elif out and _wide(out[-1]) and _wide(first[0]):
+            out += part
+        else:
+            out += " " + part
+    return out
+
+
 def _box_lines(rows: list[str], columns: int) -> str:
     """The prompt an input box of `columns` held in `rows` (`❯ ` and the
     indent left out): a row with room left for the next row's first
-    character ended at a line break the user typed (the newline key); a
+    word ended at a line break the user typed (the newline key); a
     full row was wrapped by the box, and goes on with nothing between wide
     characters (or a wide and a narrow one inside a run longer than a row),
     else a space."""
@@ -1942,7 +1970,11 @@ def _box_lines(rows: list[str], columns: int) -> str:
     for prev, row in zip(rows, rows[1:]):
         head = row.lstrip()[:1]
         room = columns - 2 - wcswidth(prev) - (wcwidth(head) if head else 1)
-        if room >= 2 or not prev.strip() or not head:
+        # the box wraps at a space, before a word that would run past its
+        # row's last column but two: a row the next row's first word would
+        # have fitted on ended at a typed line break
+        fits = 2 + wcswidth(prev) + 1 + wcswidth(row.lstrip().split(" ", 1)[0]) <= columns - 3
+        if (room >= 2 and fits) or not prev.strip() or not head:
             out += "\n" + row
         elif _wide(prev[-1]) and _wide(head):
             out += row.lstrip()
@@ -2151,6 +2183,27 @@ _BOX_ROW = regex.compile(r"^\s*│.*│\s*$")
 
 _GRID = regex.compile(r"^\s*[┌├└│]")
 _TABLE_WORD = regex.compile(r"\w+")
+_RELAID_WORDS = 12  # words of a redraw's opening looked up in the rows it wiped
+
+
+def _relaid_at(shown: list[str], drawn: list[str]) -> int | None:
+    """The row of `shown` where the redraw `drawn` starts when the redraw
+    lays the same text out anew (a screen drawn at a stale width after a
+    resize, then wiped and drawn at the terminal's): the first row whose
+    words, read on through the rows under it, open with the redraw's first
+    words (`_RELAID_WORDS` of them, at least half that many). The redraw's
+    last row is left out (cut by the screen's edge, it may end mid-word)."""
+    dw = _TABLE_WORD.findall(" ".join(drawn[:-1]))[:_RELAID_WORDS]
+    if len(dw) < _RELAID_WORDS // 2:
+        return None
+    for y, row in enumerate(shown):
+        first = _TABLE_WORD.findall(row)
+        if not first or first[0] != dw[0]:
+            continue
+        sw = _TABLE_WORD.findall(" ".join(shown[y:]))[:len(dw)]
+        if sw == dw:
+            return y
+    return None
 
 
 def _junctions(row: str) -> tuple[int, ...]:

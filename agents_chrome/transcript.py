@@ -146,7 +146,7 @@ def _words(lines: "list[TLine]", lo: int, hi: int,
     `memo`: each text's (word, column) list, kept by a caller that words the
     same lines again (`fold_redraws` after each fold)."""
     out: list[tuple[str, int, int]] = []
-    glue = False  # the previous row wrapped in the middle of a word
+    glue: "bool | str" = False  # the previous row wrapped in the middle of a word
     for i in range(lo, hi):
         ln = lines[i]
         if ln.source == "alt":
@@ -159,17 +159,27 @@ def _words(lines: "list[TLine]", lo: int, hi: int,
             if at is None:
                 at = memo[ln.text] = [(m.group(), m.start()) for m in WORD.finditer(ln.text)]
             found = [(w, i, col) for w, col in at]
-        if glue and found and found[0][2] == 0 and out:
+        if glue and found and found[0][2] == 0 and out and (glue is True or _cells(ln.text[:1]) == 2):
             w, li, col = out[-1]
             out[-1] = (w + found[0][0], li, col)  # a word split by the wrap is one word
             found = found[1:]
         out.extend(found)
         text = ln.text
         # a word is cut by the wrap only when the row's text runs to its last column
-        # (counted in cells: a Chinese or Japanese character earlier on the row takes two)
-        glue = (ln.wrapped and bool(text) and bool(WORD.match(text[-1])) and not _IDEOGRAPH.match(text[-1])
-                and (not ln.width or _cells(text) >= ln.width))
+        # (counted in cells: a Chinese or Japanese character earlier on the row takes two),
+        # or to the one before it when the next row opens with a wide character (a
+        # Korean syllable that did not fit in the last column: "wide")
+        glue = False
+        if ln.wrapped and text and WORD.match(text[-1]) and not _IDEOGRAPH.match(text[-1]):
+            cells = _cells(text) if ln.width else 0
+            glue = True if not ln.width or cells >= ln.width else "wide" if cells == ln.width - 1 else False
     return out
+
+
+def _wordless(text: str) -> bool:
+    """A row with no word and no wide character (a blank, a border): an
+    emoji alone on a row (a prompt's or an answer's last, wrapped) is text."""
+    return not WORD.search(text) and (text.isascii() or wcswidth(text) == len(text))
 
 
 def _cells(text: str) -> int:
@@ -237,6 +247,8 @@ def _covered(old: list[str], all_w: list[str], lo: int, hi: int, window: int = 4
     return hit
 
 
+_CELL_BAR = "│"  # a box table's cell border
+
 _RUN = 8  # words of an agreeing run `_covered` takes at once
 _RUN_HIT = [True] * _RUN
 
@@ -286,7 +298,7 @@ def fold_redraws(lines: list[TLine], marks: "Iterable[int | tuple[int, int]]") -
             if split >= len(words) or split in tried:
                 continue
             tried.add(split)
-            found = _find_copy(words, split, s0 - live_rows, index)
+            found = _find_copy(words, split, s0 - live_rows, index, lines)
             if found is None:
                 continue
             q, col = found
@@ -301,7 +313,7 @@ def fold_redraws(lines: list[TLine], marks: "Iterable[int | tuple[int, int]]") -
                 start = q + 1
                 cut = max(s0, start)
             else:
-                while (lead and start > 0 and not WORD.search(lines[start - 1].text)
+                while (lead and start > 0 and _wordless(lines[start - 1].text)
                        and lines[start - 1].source != "alt"):
                     start -= 1
                     lead -= 1
@@ -330,12 +342,14 @@ def _word_index(words: list[tuple[str, int, int]]) -> tuple[list[str], dict[str,
 
 
 def _find_copy(words: list[tuple[str, int, int]], split: int, live: int,
-               index: tuple[list[str], dict[str, list[int]]] | None = None) -> tuple[int, int] | None:
+               index: tuple[list[str], dict[str, list[int]]] | None = None,
+               lines: "list[TLine] | None" = None) -> tuple[int, int] | None:
     """Where the older copy of the text from word `split` on starts: (row, column).
 
     `live`: rows from here on were on screen when the program cleared or
     the terminal changed size. `index`: `_word_index(words)`, when the
-    caller keeps one.
+    caller keeps one. `lines`: the lines `words` were taken from (a copy
+    that parts from the reprint inside a table's cell row is no lookalike).
     """
     old, new_all = words[:split], words[split:]
     if len(new_all) < 3:
@@ -395,7 +409,14 @@ def _find_copy(words: list[tuple[str, int, int]], split: int, live: int,
                 break
             b += 1
         after, ahead = tail[b + 1:b + 4], new_w[b + 1:b + 7]
-        if len(after) == 3 and sum(1 for w in after if w in ahead) >= 2:
+        if (len(after) == 3 and sum(1 for w in after if w in ahead) >= 2
+                and not (lines is not None and b < len(tail) and _CELL_BAR in lines[old[j + b][1]].text)
+                and not _inserted(tail, new_w, b)):
+            # (a table relaid at another width parts the same way: its
+            # cells wrap at other places, so a cell's tail row comes after
+            # the next cell's words in one copy and before them in the other;
+            # and so does a reprint holding a row twice, the row the next
+            # reprint opens with: the old copy goes on a few words later)
             ok = False
         if ok and (best is None or got >= best[0]):
             best = (got, j)
@@ -403,6 +424,14 @@ def _find_copy(words: list[tuple[str, int, int]], split: int, live: int,
         return None
     _w, q, col = old[best[1]]
     return q, col
+
+
+def _inserted(tail: list[str], new_w: list[str], b: int, run: int = 4, reach: int = 6) -> bool:
+    """The reprint `new_w` holds a few words more than the old copy `tail`
+    where they part (at word `b`): the old copy's next `run` words follow
+    there within `reach` words, in order, whole."""
+    want = tail[b:b + run]
+    return len(want) == run and any(new_w[b + d:b + d + run] == want for d in range(1, reach + 1))
 
 
 def fold_reprints(lines: list[TLine], anchor: "regex.Pattern[str]", compare: int = 6) -> list[TLine]:
