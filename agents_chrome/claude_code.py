@@ -489,7 +489,11 @@ class ClaudeCodeProfile(ChromeProfile):
         if prev is None or prev.columns != f.columns:
             return f
         drawn = [r.rstrip() for r in after if r.strip()]
-        if len(drawn) < 3:
+        if len(drawn) < 3 or HEADER.match(drawn[0]):
+            # a redraw from the header (after `/clear`) has no answer above it:
+            # the rows `prev` showed there are older output a taller window
+            # pulled back from the scrollback (`/clear` wipes the screen, not
+            # the scrollback), recorded when they scrolled
             return f
         top = self._frame_box_top(prev)
         shown = [r.rstrip() for r in prev.lines[:top if top is not None else len(prev.lines)]]
@@ -786,7 +790,23 @@ class ClaudeCodeProfile(ChromeProfile):
             if not any(m.line.source == "alt" for m in members):  # inline: history keeps old layouts
                 text = _without_stale_tables(text)
             text = _one_row_per_record(_nested_numbers(text))
-        return Turn(kind, text)
+        return Turn(kind, _close_vs16_shadows(text) if kind != "tool_call" else text)
+
+
+VS16_SHADOW = regex.compile(r"(?<=(.)\ufe0f) ")
+
+
+def _close_vs16_shadows(text: str) -> str:
+    """`text` without the blank Claude Code leaves after each one-column
+    character that carries U+FE0F (`🛠️`, `⚠️`): it counts the pair two
+    columns wide, writes a space in the second column, the character in the
+    first, then moves the cursor past both. A terminal that keeps the
+    character one column wide shows that space: `🛠️:` is drawn `🛠️ :`,
+    `🛠️ word` is drawn `🛠️  word`. (A wide character with U+FE0F, `✅️`,
+    covers both columns: nothing to close.)"""
+    if "\ufe0f " not in text:
+        return text
+    return VS16_SHADOW.sub(lambda m: "" if wcwidth(m.group(1)) == 1 else " ", text)
 
 
 #: Rows drawn only once a prompt was sent: the spinner/status line, the tip
