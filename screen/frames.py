@@ -241,6 +241,7 @@ class FrameBuilder:
         self._hist_mark = 0
         self._kept_at_top: list = []  # `VirtualScreen.kept_at_top` until the next drawing
         self._kept_below: list = []  # the rows of the screen under them, as the shrink left them
+        self._resized_rows: list = []  # without rows kept at the top: the screen's rows as a resize left them
         self._in_string = False  # while it waits: the output so far ends inside an OSC or DCS string
         self._returned_mark = 0
         self._inputs: list[str] = []
@@ -366,6 +367,9 @@ class FrameBuilder:
                 self._kept_below = ([self.screen._history_entry(self.screen.buffer.get(y))
                                      for y in range(len(self._kept_at_top), self.screen.lines)]
                                     if self._kept_at_top else [])
+                self._resized_rows = ([] if self._kept_at_top or self.screen.alternate else
+                                      [self.screen._history_entry(self.screen.buffer.get(y))
+                                       for y in range(self.screen.lines)])
                 self._in_string = False
                 self._plain_from = self._plain_across_resize(plain, old_start)
                 self._plain_text = self._plain_text and self._plain_from is not None
@@ -510,6 +514,14 @@ class FrameBuilder:
                     self._feed_output(data[:i])
                     data = data[i:]
                 self._kept_wiped(kept, below, data)
+        elif self._resized_rows:
+            i, self._in_string = _first_drawn(data, self._in_string)
+            if i is not None:
+                rows, self._resized_rows = self._resized_rows, []
+                if "\x1b[2K" in data[:i] and not _WIPES_DISPLAY.search(data, 0, i):
+                    self._feed_output(data[:i])
+                    self._over_wiped(rows, data[i:])
+                    data = data[i:]
         cut = _PARTIAL.search(data, max(0, len(data) - 16))
         if cut is not None:
             # a control sequence cut by the event's end: held back and fed
@@ -610,6 +622,47 @@ class FrameBuilder:
         self._marks = [(p, why) for p, why in self._marks if not (p == at and why == "clear")]
         self._mark("clear")
 
+    def _over_wiped(self, rows: list, drawing: str) -> None:
+        """The program's first drawing after a resize (no rows kept at the
+        top) whose wipe before the first character it draws erases lines
+        (`CSI 2K`, no display erase): did it erase finished rows it never
+        draws again?
+
+        An inline renderer erases as many rows as its live area held before
+        the resize; a reflow that joined rows makes that count reach above
+        the live area (Gemini CLI's Ink renderer after a widening), wiping
+        rows of finished output that no later drawing holds. The wiped rows
+        (`rows`: the screen as the resize left them) above the first one the
+        drawing (the rest of this event) draws again (as `_not_redrawn`)
+        are lost that way: they go to the history with every screen row
+        above them, as if scrolled off (their order kept), and those rows
+        leave the screen. Nothing goes when no wiped row is drawn again, a
+        row under them was not wiped, the wipe clears the display or reaches
+        the top row (nothing above it is left on the screen: the program
+        redraws the whole screen)."""
+        s = self.screen
+        if s.alternate:
+            return
+        buf = s.buffer
+        top = None
+        for y, entry in enumerate(rows[:s.lines]):
+            row = buf.get(y)
+            if entry.text.strip() and not (row and any(c.data.strip() for c in row.values())):
+                top = y
+                break
+        if not top or not any(buf.get(y) and any(c.data.strip() for c in buf[y].values()) for y in range(top)):
+            return  # the wipe reached the top row: a whole-screen redraw (see `_kept_wiped`)
+        lost = _not_redrawn([], rows[top:], drawing, _Shifted(buf, top))
+        if not lost:
+            return
+        at = s.history_total
+        s.record_rows([s._history_entry(buf.get(y)) for y in range(top)] + lost)
+        for y in range(top):
+            buf[y] = s._new_row()
+            s.dirty.add(y)
+        self._marks = [(p, why) for p, why in self._marks if not (p == at and why == "clear")]
+        self._mark("clear")
+
     def _reaches_top(self, run: str) -> bool:
         """A run of cursor moves (see `_UP`), fed from where the cursor is now,
         takes it up to the top row of the main screen."""
@@ -685,6 +738,19 @@ def _not_redrawn(kept: list, below: list, drawing: str, buf) -> list:
             return kept + out
         out.append(entry)
     return kept
+
+
+class _Shifted:
+    """A screen buffer read from row `top` down (for `_not_redrawn`)."""
+
+    def __init__(self, buf, top: int) -> None:
+        self.buf, self.top = buf, top
+
+    def get(self, y: int):
+        return self.buf.get(y + self.top)
+
+
+_WIPES_DISPLAY = re.compile(r"\x1b\[[0-9]*J")
 
 
 def _first_drawn(data: str, in_string: bool = False) -> tuple[int | None, bool]:
