@@ -152,6 +152,57 @@ def test_claude_local_commands_and_meta_lines_are_system_turns(tmp_path):
     assert conv.title == "Fixing it" and conv.workspace == "/work/app"
 
 
+def _parent_below(path: Path) -> bool:
+    """Whether a line of a Claude Code session file names a parent written further down."""
+    rows = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
+    where = {d["uuid"]: k for k, d in enumerate(rows) if isinstance(d.get("uuid"), str)}
+    return any(where.get(d.get("parentUuid"), -1) > k for k, d in enumerate(rows))
+
+
+def test_claude_turns_follow_the_chain_not_the_file_order():
+    """Claude Code 2.1.197 may write a prompt's first answer line above the
+    prompt (its parent is an attachment line under the prompt): the turns
+    follow `parentUuid`, as Claude Code reads them, so no turn comes before
+    the turn its line's parent belongs to (four such files in recordings/)."""
+    files = [f for f in sorted(RECORDINGS.glob("claude-code/*/native/.claude/projects/*/*.jsonl")) if _parent_below(f)]
+    assert len(files) >= 4
+    for f in files:
+        for conv in provider("claude-code").parse(f).conversations:
+            turn_of: dict[str, int] = {}
+            for i, t in enumerate(conv.turns):
+                for line in (t.raw or b"").split(b"\n"):
+                    d = json.loads(line) if line else {}
+                    if isinstance(d.get("uuid"), str):
+                        turn_of.setdefault(d["uuid"], i)
+            rows = [json.loads(x) for x in f.read_text(encoding="utf-8").splitlines() if x.strip()]
+            parent_of = {d["uuid"]: d.get("parentUuid") for d in rows if isinstance(d.get("uuid"), str)}
+            for u, i in turn_of.items():
+                p = parent_of.get(u)
+                while p is not None and p not in turn_of:  # up through lines that are no turn
+                    p = parent_of.get(p)
+                assert p is None or turn_of[p] <= i, (f.parent.parent.parent.parent.parent.name, u)
+            assert conv.turns[0].role in ("user", "system"), f
+
+
+def test_claude_a_line_waits_for_a_parent_written_below_it(tmp_path):
+    """Written from the 2.1.197 shape: the answer line first, then the
+    prompt, then the attachment the answer chains through."""
+    proj = tmp_path / ".claude" / "projects" / "-work-app"
+    proj.mkdir(parents=True)
+    lines = [
+        {"type": "assistant", "uuid": "a1", "parentUuid": "at1", "sessionId": "s1",
+         "message": {"id": "m1", "role": "assistant", "content": [{"type": "text", "text": "Done."}]}},
+        {"type": "user", "uuid": "u1", "parentUuid": None, "sessionId": "s1", "cwd": "/work/app",
+         "message": {"role": "user", "content": "fix it"}},
+        {"type": "attachment", "uuid": "at1", "parentUuid": "u1", "sessionId": "s1"},
+        {"type": "user", "uuid": "u2", "parentUuid": "a1", "sessionId": "s1",
+         "message": {"role": "user", "content": "and now?"}},
+    ]
+    (proj / "s1.jsonl").write_text("\n".join(json.dumps(x) for x in lines) + "\n")
+    conv = parse_home(tmp_path)[0]
+    assert [(t.role, t.text) for t in conv.turns] == [("user", "fix it"), ("assistant", "Done."), ("user", "and now?")]
+
+
 def test_codex_legacy_bare_items(tmp_path):
     """Written from the Codex rollout format before the {type, payload}
     envelope: bare response items after a session header line."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 import msgspec
 
@@ -57,7 +57,7 @@ class ClaudeCodeProvider(BaseProvider):
         title = cwd = version = started = ended = None
         session = path.stem
         names: dict[str, str] = {}  # tool_use id -> tool name, for the results
-        for n, raw, d in iter_jsonl(path, res):
+        for n, raw, d in _in_chain_order(path, res):
             with res.line(f"{path}:{n}", turns):
                 kind = d.get("type")
                 if kind in ("summary", "ai-title", "custom-title"):
@@ -136,6 +136,43 @@ class ClaudeCodeProvider(BaseProvider):
                             ended_at=ended, sources=[Source("native", str(path))], turns=_dedupe(turns))
         res.conversations.append(conv)
         return res
+
+
+def _in_chain_order(path: Path, res: ParseResult) -> Iterator[tuple[int, bytes, Any]]:
+    """The file's lines (as `iter_jsonl`), each after the line its
+    `parentUuid` names.
+
+    Claude Code rebuilds a session by its chain, not by the file's order, and
+    2.1.197 may write a prompt's first answer line above the prompt and the
+    attachment lines it chains through: read in file order, the answer came
+    before its prompt (and a fork cut there left the prompt a root after it).
+    A line whose parent is further down waits for it; a first pass keeps only
+    where each uuid is, so the file is still streamed."""
+    where: dict[str, int] = {}
+    for n, _raw, d in iter_jsonl(path, ParseResult()):
+        u = d.get("uuid")
+        if isinstance(u, str):
+            where.setdefault(u, n)
+    waiting: dict[str, list[tuple[int, bytes, Any]]] = {}
+    held: set[str] = set()  # the uuids of the lines waiting (their children wait too)
+    for rec in iter_jsonl(path, res):
+        parent, u = rec[2].get("parentUuid"), rec[2].get("uuid")
+        if isinstance(parent, str) and (where.get(parent, 0) > rec[0] or parent in held):
+            waiting.setdefault(parent, []).append(rec)
+            if isinstance(u, str):
+                held.add(u)
+            continue
+        stack = [rec]
+        while stack:
+            r = stack.pop()
+            yield r
+            u = r[2].get("uuid")
+            if isinstance(u, str):
+                held.discard(u)
+                if u in waiting:
+                    stack.extend(reversed(waiting.pop(u)))
+    # (a parent that never came out: a chain that loops back on itself) in file order
+    yield from sorted((r for recs in waiting.values() for r in recs), key=lambda r: r[0])
 
 
 def _shell_mode(content: str) -> tuple[str, str, str | None] | None:
