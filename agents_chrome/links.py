@@ -42,10 +42,7 @@ def with_link_targets(text: str, links: list[tuple[float, str, str]], used: set[
         if url in text or _flat(url) == _flat(label):
             used.add(k)
             continue
-        body = r"\s+".join(regex.escape(w) for w in label.split())
-        # the link's text as whole words: a short label (`mo`, `bru`) also
-        # opens a longer word (`mosenpek`, `bruorstin`), which is no link
-        m = regex.compile(r"(?<!\w)" + body + r"(?!\w)").search(text, pos)
+        m = _whole_label(label).search(text, pos)
         if m is None:
             continue
         used.add(k)
@@ -54,12 +51,19 @@ def with_link_targets(text: str, links: list[tuple[float, str, str]], used: set[
     return text
 
 
+def _whole_label(label: str) -> regex.Pattern:
+    """A link's text as whole words, any run of spaces between them: a
+    short label (`mo`, `bru`) also opens a longer word (`mosenpek`,
+    `bruorstin`), which is no link."""
+    return regex.compile(r"(?<!\w)" + r"\s+".join(regex.escape(w) for w in label.split()) + r"(?!\w)")
+
+
 def _label_at(text: str, label: str, url: str):
     """Where a link's label ends in `text` as whole words (None: not there,
     or the target is there already)."""
     if url in text:
         return None
-    return regex.compile(r"(?<!\w)" + r"\s+".join(regex.escape(w) for w in label.split()) + r"(?!\w)").search(text)
+    return _whole_label(label).search(text)
 
 
 def with_stray_link_targets(answers: list[tuple[str, float, float]], links: list[tuple[float, str, str]],

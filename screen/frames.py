@@ -614,10 +614,10 @@ class FrameBuilder:
         buf = s.buffer
         for y in range(min(len(kept), s.lines)):
             row = buf.get(y)
-            if row and any(c.data.strip() for c in row.values()):
+            if _inked(row):
                 return
         at = s.history_total
-        s.record_rows(_not_redrawn(kept, below or [], drawing, buf))
+        s.record_rows(_not_redrawn(kept, below or [], drawing, buf, len(kept)))
         # a mark the wipe set where the rows now go moves after them
         self._marks = [(p, why) for p, why in self._marks if not (p == at and why == "clear")]
         self._mark("clear")
@@ -647,12 +647,12 @@ class FrameBuilder:
         top = None
         for y, entry in enumerate(rows[:s.lines]):
             row = buf.get(y)
-            if entry.text.strip() and not (row and any(c.data.strip() for c in row.values())):
+            if entry.text.strip() and not _inked(row):
                 top = y
                 break
-        if not top or not any(buf.get(y) and any(c.data.strip() for c in buf[y].values()) for y in range(top)):
+        if not top or not any(_inked(buf.get(y)) for y in range(top)):
             return  # the wipe reached the top row: a whole-screen redraw (see `_kept_wiped`)
-        lost = _not_redrawn([], rows[top:], drawing, _Shifted(buf, top))
+        lost = _not_redrawn([], rows[top:], drawing, buf, top)
         if not lost:
             return
         at = s.history_total
@@ -713,10 +713,15 @@ def _squeezed(text: str) -> str:
     return "".join(text.split())
 
 
-def _not_redrawn(kept: list, below: list, drawing: str, buf) -> list:
+def _inked(row) -> bool:
+    """A screen row (a buffer's, or None) holds a character that is not a space."""
+    return bool(row) and any(c.data.strip() for c in row.values())
+
+
+def _not_redrawn(kept: list, below: list, drawing: str, buf, first: int) -> list:
     """The rows a wipe after a shrink erased that go to the history: the
     rows the shrink kept at the top (`kept`), and those of the rows under
-    them (`below`, from the screen row under them down) that `drawing` does
+    them (`below`, from screen row `first` down) that `drawing` does
     not draw again: the ones above the first row whose text (spaces aside:
     a redraw at another width wraps and pads anew) the drawing's text
     holds, blank rows right above it left out. None of `below` when no row
@@ -727,9 +732,8 @@ def _not_redrawn(kept: list, below: list, drawing: str, buf) -> list:
     if not drawn:
         return kept
     out = []
-    for k, entry in enumerate(below, len(kept)):
-        row = buf.get(k)
-        if row and any(c.data.strip() for c in row.values()):
+    for k, entry in enumerate(below, first):
+        if _inked(buf.get(k)):
             return kept  # not wiped
         text = _squeezed(entry.text)
         if text and text in drawn:
@@ -738,16 +742,6 @@ def _not_redrawn(kept: list, below: list, drawing: str, buf) -> list:
             return kept + out
         out.append(entry)
     return kept
-
-
-class _Shifted:
-    """A screen buffer read from row `top` down (for `_not_redrawn`)."""
-
-    def __init__(self, buf, top: int) -> None:
-        self.buf, self.top = buf, top
-
-    def get(self, y: int):
-        return self.buf.get(y + self.top)
 
 
 _WIPES_DISPLAY = re.compile(r"\x1b\[[0-9]*J")
