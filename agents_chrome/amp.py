@@ -26,7 +26,7 @@ from typing import Iterable
 
 import regex
 
-from wcwidth import wcswidth, wcwidth
+from wcwidth import wcswidth
 
 from agents_chrome.grids import merge_grid_rows
 from agents_chrome.links import merged_links, with_link_targets, with_stray_link_targets
@@ -36,7 +36,7 @@ from agents_chrome.rules import Labeled, LineRule
 from agents_chrome.stitch import Stitcher
 from agents_chrome.transcript import TLine, without_scrollbar
 from agents_chrome.turns import Turn
-from agents_chrome.wraps import broken_token
+from agents_chrome.wraps import broken_token, wide
 from screen.frames import Frame
 from screen.vscreen import FLAG_BOLD
 
@@ -461,10 +461,6 @@ EXIT_NOTE = regex.compile(r"\s*\(exit code: -?\d+\)$")
 MARKER_ONLY = regex.compile(r"^\s*([-*•]|\d+[.)])$")
 
 
-def _wide(ch: str) -> bool:
-    return wcwidth(ch) == 2
-
-
 def join_wide_wraps(text: str) -> str:
     """Rows Amp wrapped inside a run of wide characters, joined again.
 
@@ -474,15 +470,15 @@ def join_wide_wraps(text: str) -> str:
     (less the wide cell it could not fit), is one line cut by the width; a
     shorter row ended where the text had a line break."""
     rows = text.split("\n")
-    if len(rows) < 2 or not any(_wide(c) for c in text):
+    if len(rows) < 2 or not any(wide(c) for c in text):
         return text
     top = max(wcswidth(r.rstrip()) for r in rows)
     out = [rows[0]]
     for prev, nxt in zip(rows, rows[1:]):
         prev, head = prev.rstrip(), nxt.lstrip()
-        if prev and head and _wide(prev[-1]) and _wide(head[0]) and wcswidth(prev) >= top - 2:
+        if prev and head and wide(prev[-1]) and wide(head[0]) and wcswidth(prev) >= top - 2:
             out[-1] = out[-1].rstrip() + head
-        elif MARKER_ONLY.match(prev) and head and _wide(head[0]) and out[-1] == prev:
+        elif MARKER_ONLY.match(prev) and head and wide(head[0]) and out[-1] == prev:
             # a list item of wide text that did not fit beside its marker
             # starts on the row under it
             out[-1] = prev + " " + head
@@ -499,7 +495,7 @@ def _cut_token(row: str, nxt: str, room: int) -> bool:
     head, tail = row.rsplit(None, 1)[-1] if row.strip() else "", nxt.split(None, 1)[0] if nxt.strip() else ""
     # (text of wide characters has no spaces anywhere and is join_wide_wraps's;
     # broken_token leaves out a table's rows, border glyphs and no word)
-    return not any(map(_wide, head + tail)) and broken_token(row.rstrip(), nxt.lstrip(), None, room, full=False)
+    return not any(map(wide, head + tail)) and broken_token(row.rstrip(), nxt.lstrip(), None, room, full=False)
 
 
 TOKEN_PIECE = regex.compile(r"[^\W_]")

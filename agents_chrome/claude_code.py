@@ -33,7 +33,7 @@ from agents_chrome.input_line import InputLine
 from agents_chrome.profile import ChromeProfile, _insert_by_time, per_frame
 from agents_chrome.rules import Labeled, LineRule
 from agents_chrome.transcript import TLine, fold_reprints
-from agents_chrome.wraps import broken_token
+from agents_chrome.wraps import broken_token, unwrap_words, wide
 from agents_chrome.turns import Turn
 from screen.frames import Frame
 from screen.vscreen import FLAG_ITALIC
@@ -1957,26 +1957,17 @@ def _dialog_only(lines: list[str]) -> bool:
 
 def _echo_lines(text: str, members: list[Labeled]) -> str:
     """A prompt's echo rows (`text`, from `members`' rows on the main screen)
-    with the breaks the echo wrapped at joined again: the echo wraps at a
-    space, before a word that would have run past the row's last column but
-    one; a row whose next row's first word would have fit there ended at a
-    line break the user typed. A break inside a run of wide characters
-    (cut where the row was full) joins with nothing between. Rows of unknown
-    width, or an echo with an empty row, stay as they are."""
+    with the breaks the echo wrapped at joined again (`unwrap_words`): the
+    echo wraps before a word that would have run past the row's last column
+    but one; a break inside a run of wide characters (cut where the row was
+    full) joins with nothing between. Rows of unknown width, or an echo
+    with an empty row, stay as they are."""
     parts = text.split("\n")
     rows = [m.line for m in members if m.line.text.strip()]
     if len(parts) < 2 or len(rows) != len(parts) or any(not ln.width or ln.source == "alt" for ln in rows):
         return text
-    out = parts[0]
-    for above, part in zip(rows, parts[1:]):
-        first = part.split(" ", 1)[0]
-        if not first or wcswidth(above.text.rstrip()) + 1 + wcswidth(first) <= above.width - 1:
-            out += "\n" + part
-        elif out and _wide(out[-1]) and _wide(first[0]):
-            out += part
-        else:
-            out += " " + part
-    return out
+    return unwrap_words(parts, [wcswidth(ln.text.rstrip()) for ln in rows], [ln.width - 1 for ln in rows],
+                        glue=lambda a, b: wide(a) and wide(b))
 
 
 def _box_lines(rows: list[str], columns: int) -> str:
@@ -1996,9 +1987,9 @@ def _box_lines(rows: list[str], columns: int) -> str:
         fits = 2 + wcswidth(prev) + 1 + wcswidth(row.lstrip().split(" ", 1)[0]) <= columns - 3
         if (room >= 2 and fits) or not prev.strip() or not head:
             out += "\n" + row
-        elif _wide(prev[-1]) and _wide(head):
+        elif wide(prev[-1]) and wide(head):
             out += row.lstrip()
-        elif _wide(prev[-1]) or _wide(head):
+        elif wide(prev[-1]) or wide(head):
             # a wide character next to a narrow one: cut with nothing between
             # only inside a run of text longer than a row (a break where the row is
             # full); a shorter run went to the next row whole, at the space before it
@@ -2108,10 +2099,6 @@ def _same_screen(a: TLine, b: TLine) -> bool:
     return (a.source == "alt") == (b.source == "alt")
 
 
-def _wide(ch: str) -> bool:
-    return wcwidth(ch) == 2
-
-
 _LEAD = regex.compile(r"^(\s*)(?:[●❯⎿]\s+|[-*•]\s+|\d+\.\s+)?")
 
 
@@ -2147,7 +2134,7 @@ def _join_wide_wraps(lines: list[TLine]) -> list[TLine]:
             lead = _LEAD.match(p)
             starts = {len(lead.group(1)), lead.end()} if lead else {0}
             limit = min(prev.width, top) if prev.width else top
-            if (body and _wide(p[-1]) and _wide(body[0]) and indent in starts and indent > 0
+            if (body and wide(p[-1]) and wide(body[0]) and indent in starts and indent > 0
                     and wcswidth(p) >= limit - 2):
                 out[-1] = dataclasses.replace(prev, text=p + body, wrapped=ln.wrapped)
                 continue
@@ -2232,7 +2219,7 @@ def _junctions(row: str) -> tuple[int, ...]:
     for ch in row:
         if ch in "┌┬┐├┼┤└┴┘│":
             out.append(x)
-        x += 2 if _wide(ch) else 1
+        x += 2 if wide(ch) else 1
     return tuple(out)
 
 

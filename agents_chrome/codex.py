@@ -36,7 +36,7 @@ from agents_chrome.profile import ChromeProfile
 from agents_chrome.rules import MARKERS as MARKER_KINDS, Labeled, LineRule
 from agents_chrome.transcript import TLine
 from agents_chrome.turns import Turn
-from agents_chrome.wraps import by_runs, join_broken_tokens
+from agents_chrome.wraps import by_runs, join_broken_tokens, wide
 from screen.frames import Frame
 from screen.memo import IdentityMemo
 from screen.vscreen import FLAG_BOLD, FLAG_ITALIC
@@ -967,14 +967,10 @@ def _redrawn_by(old: str, new: str) -> bool:
     return all(w in later for w in TABLE_WORD.findall(old))
 
 
-def _wide(ch: str) -> bool:
-    return wcwidth(ch) == 2
-
-
 def _spaced(text: str) -> bool:
     """Wide letters with spaces between them (Korean), not once but as a habit."""
     pairs = regex.findall(r"(\p{L}) (?=(\p{L}))", text)
-    return sum(1 for a, b in pairs if _wide(a) and _wide(b)) >= 2
+    return sum(1 for a, b in pairs if wide(a) and wide(b)) >= 2
 
 
 #: a pictograph (emoji): drawn two cells wide like a CJK letter, but no letter
@@ -1096,7 +1092,7 @@ def _join_wide_wraps(text: str, full: frozenset[str] = frozenset(),
     however wide its paragraph: a prompt typed on two short rows.
     """
     rows = text.split("\n")
-    if len(rows) < 2 or not any(_wide(c) for c in text):
+    if len(rows) < 2 or not any(wide(c) for c in text):
         return text
     bare = {_unmarked(f) for f in full}
     cut = None if wrappable is None else {_unmarked(w) for w in wrappable}
@@ -1116,7 +1112,7 @@ def _join_wide_wraps(text: str, full: frozenset[str] = frozenset(),
         cur = para[0]
         for prev, nxt in zip(para, para[1:]):
             p, q = prev.rstrip(), nxt.lstrip()
-            if p and q and _wide(p[-1]) and _wide(q[0]) and wcswidth(p) >= top - 2 and (
+            if p and q and wide(p[-1]) and wide(q[0]) and wcswidth(p) >= top - 2 and (
                     cut is None or any(w.endswith(_unmarked(p.strip())) for w in cut)):
                 # (a full row's text may keep its bullet: compare the ends)
                 emoji = bool(PICTOGRAPH.match(p[-1]) or PICTOGRAPH.match(q[0]))

@@ -41,7 +41,7 @@ from agents_chrome.profile import ChromeProfile
 from agents_chrome.rules import COMMON_CHROME, MARKERS, Labeled, LineRule
 from agents_chrome.transcript import TLine, without_scrollbar
 from agents_chrome.turns import Turn
-from agents_chrome.wraps import broken_token, join_broken_tokens
+from agents_chrome.wraps import broken_token, join_broken_tokens, unwrap_words
 from screen.frames import Frame
 from screen.vscreen import FLAG_BOLD
 
@@ -346,26 +346,16 @@ _ECHO_FRAME = 4
 
 def _unwrap_prompt(text: str, band: int) -> str:
     """The prompt's echo is wrapped at its words to the band's width (less
-    _ECHO_FRAME): a row the next row's first word would not have fitted
-    after is a wrap, joined with a space again; a row it would have fitted
-    after ended where the user broke the line (Shift+Enter, a pasted
-    newline), and stays a line of its own."""
+    _ECHO_FRAME): `unwrap_words` joins the wraps and keeps the breaks the
+    user typed (Shift+Enter, a pasted newline)."""
     rows = text.split("\n")
     room = band - _ECHO_FRAME
     if len(rows) < 2 or room < 8:
         return text
-    out = [rows[0]]
-    for prev, row in zip(rows, rows[1:]):
-        first = row.split(" ", 1)[0]
-        # (a line wider than the room ends in a token cut at the width and joined again:
-        # its last drawn row is the token's last piece)
-        drawn = wcswidth(prev.rstrip())
-        drawn = drawn % room or room if drawn > room else drawn
-        if prev.strip() and first and not row[:1].isspace() and drawn + 1 + wcswidth(first) > room:
-            out[-1] = out[-1].rstrip() + " " + row
-        else:
-            out.append(row)
-    return "\n".join(out)
+    # a line wider than the room ends in a token cut at the width and joined
+    # again: its last drawn row is the token's last piece
+    drawn = [(w % room or room) if w > room else w for w in (wcswidth(r.rstrip()) for r in rows)]
+    return unwrap_words(rows, drawn, [room] * len(rows))
 
 
 def _without_wide_fillers(text: str) -> str:

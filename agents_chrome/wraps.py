@@ -12,10 +12,10 @@ than the column was one token.
 from __future__ import annotations
 
 from itertools import groupby
-from typing import Callable
+from typing import Callable, Sequence
 
 import regex
-from wcwidth import wcswidth
+from wcwidth import wcswidth, wcwidth
 
 #: the run of non-blank characters that ends a row / opens one
 _TAIL = regex.compile(r"\S+$")
@@ -99,4 +99,35 @@ def by_runs(rows: list[str], member: Callable[[str], object],
     out: list[str] = []
     for inside, run in groupby(rows, key=lambda r: bool(member(r))):
         out.extend(join(list(run)) if inside else run)
+    return out
+
+
+def wide(ch: str) -> bool:
+    """A character that takes two cells: a wrapper may cut between two of
+    them with no space to mark the break."""
+    return wcwidth(ch) == 2
+
+
+def unwrap_words(rows: list[str], drawn: Sequence[int], rooms: Sequence[int],
+                 glue: Callable[[str, str], bool] | None = None) -> str:
+    """Rows of a prompt's echo, which the agent wrapped at its words, as the
+    user typed them.
+
+    A wrapper breaks at the space before a word that would run past its
+    room. So a row (`drawn[i]` cells of it on screen, `rooms[i]` the most
+    it may hold) after which the next row's first word would still have
+    fitted ended where the user broke the line (Shift+Enter, a pasted
+    newline) and stays a line of its own; any other break is a wrap, joined
+    with a space again, or with nothing when `glue(last, first)` says the
+    wrapper cut between those two characters (inside a run of wide ones).
+    A blank row or one that opens with a blank is always a line."""
+    out = rows[0]
+    for prev, row, cells, room in zip(rows, rows[1:], drawn, rooms):
+        first = row.split(" ", 1)[0]
+        if not prev.strip() or not first or row[:1].isspace() or cells + 1 + wcswidth(first) <= room:
+            out += "\n" + row
+        elif glue is not None and out and glue(out[-1], first[0]):
+            out += row
+        else:
+            out = out.rstrip() + " " + row
     return out
