@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import cli, recording_cases
+from tests.conftest import cli, frames_of, recording_cases, replay_json
 
 AGENT = "amp"
 CASES = recording_cases(AGENT)
@@ -36,12 +36,15 @@ _cache: dict[tuple[str, str], str] = {}
 
 
 def replay(case: Path, fmt: str = "json") -> str:
-    if (str(case), fmt) in _cache:
-        return _cache[(str(case), fmt)]
-    p = cli("replay", str(case / "session.cast"), "--agent", AGENT, "--format", fmt)
-    assert p.returncode == 0, p.stderr
-    _cache[(str(case), fmt)] = p.stdout
-    return p.stdout
+    """The CLI's replay of a recording in `fmt`; json through the run's shared
+    replay (conftest.replay_json: one replay per run, not one per test file)."""
+    if fmt == "json":
+        return json.dumps(replay_json(case / "session.cast", AGENT))
+    if (str(case), fmt) not in _cache:
+        p = cli("replay", str(case / "session.cast"), "--agent", AGENT, "--format", fmt)
+        assert p.returncode == 0, p.stderr
+        _cache[(str(case), fmt)] = p.stdout
+    return _cache[(str(case), fmt)]
 
 
 def segments(turns: list[dict]) -> list[dict]:
@@ -104,8 +107,6 @@ def test_a_tall_answer_keeps_every_drawn_row_and_says_it_is_partial():
 
 from agents_chrome.amp import PROFILE, AmpStitcher, thumb_at_end  # noqa: E402
 from agents_chrome.stitch import Stitcher  # noqa: E402
-from screen.cast import CastReader  # noqa: E402
-from screen.frames import iter_frames  # noqa: E402
 from tests import drawn_recall  # noqa: E402
 
 MOVED = [c for c in CASES if json.loads((c / "meta.json").read_text()).get("setup_keystrokes")
@@ -131,11 +132,6 @@ def test_resized_and_scrolled_sessions_keep_every_prompt_once_and_what_was_drawn
     for t in turns:
         if t["role"] in ("assistant", "user"):
             assert not re.search(r"\S\s+[█▁▂▃▄▅▆▇]\s*$", t["text"], re.M), t["text"][:200]
-
-
-def frames_of(case: Path):
-    with CastReader(case / "session.cast") as r:
-        yield from iter_frames(r)
 
 
 @pytest.mark.parametrize("case", PAGED, ids=[c.name for c in PAGED])

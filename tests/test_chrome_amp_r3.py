@@ -15,10 +15,8 @@ import pytest
 import regex
 
 from agents_chrome.amp import COUNTED, join_wide_wraps, shell_command
-from screen.cast import CastReader
-from screen.frames import iter_frames
 from tests import drawn_recall
-from tests.conftest import cli, recording_cases
+from tests.conftest import frames_of, recording_cases, replay_json
 
 AGENT = "amp"
 CASES = recording_cases(AGENT)
@@ -35,15 +33,8 @@ def known(cases: list) -> list:
 QUOTE = re.compile(r"^\s{2,4}│\s+(\S.*?)\s*$")
 WIDE_WORD = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}][\w\p{Han}\p{Hiragana}\p{Katakana}]*")
 
-_cache: dict[Path, list[dict]] = {}
-
-
 def turns_of(case: Path) -> list[dict]:
-    if case not in _cache:
-        p = cli("replay", str(case / "session.cast"), "--agent", AGENT, "--format", "json")
-        assert p.returncode == 0, p.stderr
-        _cache[case] = json.loads(p.stdout)["turns"]
-    return _cache[case]
+    return replay_json(case / "session.cast", AGENT)["turns"]
 
 
 def truth_of(case: Path) -> list[dict]:
@@ -53,13 +44,12 @@ def truth_of(case: Path) -> list[dict]:
 def quote_rows(case: Path) -> set[str]:
     """Blockquote rows drawn on the alternate screen: a bar a few columns in."""
     rows: set[str] = set()
-    with CastReader(case / "session.cast") as r:
-        for f in iter_frames(r):
-            if f.alternate:
-                for ln in f.lines:
-                    m = QUOTE.match(ln.rstrip("█▁▂▃▄▅▆▇ "))
-                    if m and "│" not in m.group(1):
-                        rows.add(m.group(1).strip())
+    for f in frames_of(case):
+        if f.alternate:
+            for ln in f.lines:
+                m = QUOTE.match(ln.rstrip("█▁▂▃▄▅▆▇ "))
+                if m and "│" not in m.group(1):
+                    rows.add(m.group(1).strip())
     return rows
 
 
@@ -161,20 +151,19 @@ def tool_rows(case: Path) -> tuple[set[str], set[str], dict[str, int]]:
     settled: set[str] = set()
     spinning: set[str] = set()
     most: dict[str, int] = {}
-    with CastReader(case / "session.cast") as r:
-        for f in iter_frames(r):
-            if f.alternate:
-                here: dict[str, int] = {}
-                for ln in f.lines:
-                    ln = ln.rstrip("█▁▂▃▄▅▆▇ ")
-                    if m := SETTLED.match(ln):
-                        settled.add(m.group(1))
-                        tail = m.group(1).split(None, 1)[-1]
-                        here[tail] = here.get(tail, 0) + 1
-                    elif m := SPINNING.match(ln):
-                        spinning.add(m.group(1))
-                for tail, n in here.items():
-                    most[tail] = max(most.get(tail, 0), n)
+    for f in frames_of(case):
+        if f.alternate:
+            here: dict[str, int] = {}
+            for ln in f.lines:
+                ln = ln.rstrip("█▁▂▃▄▅▆▇ ")
+                if m := SETTLED.match(ln):
+                    settled.add(m.group(1))
+                    tail = m.group(1).split(None, 1)[-1]
+                    here[tail] = here.get(tail, 0) + 1
+                elif m := SPINNING.match(ln):
+                    spinning.add(m.group(1))
+            for tail, n in here.items():
+                most[tail] = max(most.get(tail, 0), n)
     return settled, spinning, most
 
 
