@@ -737,6 +737,7 @@ class ClaudeCodeProfile(ChromeProfile):
         _answers_without_marker(labeled)
         _running_commands(labeled)
         _task_rows(labeled)
+        _rule_left_under_prompt(labeled)
         return labeled
 
     def make_turn(self, kind: str, text: str, members: list[Labeled]) -> Turn | list[Turn] | None:
@@ -966,6 +967,28 @@ def _task_panel(lines: list[str], end: int) -> int:
     if lines[k].lstrip().startswith("⎿"):
         return k  # hung off the working status row above it
     return end
+
+
+#: a table's middle rule (`├───┼───┤`) alone on its row
+_MIDDLE_RULE = regex.compile(r"^\s*├[─┼]+┤\s*$")
+
+
+def _rule_left_under_prompt(labeled: list[Labeled]) -> None:
+    """A table's middle rule right under a prompt's echo, on the row where the
+    blank row between the echo and the answer belongs (the answer's `●` on the
+    next row), is a row of the answer's table that a redraw after a resize left
+    behind, not the prompt's: a table the user typed into a prompt ends in its
+    bottom rule, and a blank row comes before the answer."""
+    for y in range(1, len(labeled) - 1):
+        lb = labeled[y]
+        if lb.kind != "cont" or labeled[y + 1].kind != "assistant" or not _MIDDLE_RULE.match(lb.line.text):
+            continue
+        top = y - 1
+        while top > 0 and labeled[top].kind == "cont":
+            top -= 1
+        if labeled[top].kind == "user":
+            lb.kind = "chrome"
+            lb.rule = "stale-table-rule"
 
 
 def _task_rows(labeled: list[Labeled]) -> None:
