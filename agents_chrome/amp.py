@@ -639,7 +639,10 @@ class AmpProfile(ChromeProfile):
                 if not self._box_spans(frame, y):
                     return None  # laid out for another width: a resize not yet redrawn
                 return (0, y)
-        return (0, len(frame.lines))
+        # Amp always draws its input box under the thread: a screen without
+        # one is a resize caught before Amp drew again (the old layout cut
+        # at the new height, a counter written over a prompt row)
+        return None
 
     @staticmethod
     def _box_spans(frame: Frame, y: int) -> bool:

@@ -80,6 +80,13 @@ def _quote_depth(row: str) -> int:
 
 
 BOX_EDGE = "│╮╯┐┘┤║"
+#: Kimi cuts a rendered row wider than the terminal to one cell short and
+#: puts `…` in the last column (`_truncate_to_display_width`): a paragraph
+#: row is one cell too wide when its last word ends in the last column and
+#: the space after it still counts, so a full row ending in `…` and going on
+#: at the hanging indent lost the word's last letter and the space
+#: (`Zer urida…` / `oxlo` for `Zer uridar oxlo`)
+ELLIPSIS_CUT = "…"
 #: punctuation that can end a row Rich cut one short of the width, the space
 #: after it skipped at the fold (`the slow close:` / `every port is…`)
 SPACE_CUT_END = ",.;:!?)"
@@ -396,7 +403,8 @@ def join_wrapped(lines: list[KLine]) -> list[KLine]:
             else:
                 lead = len(row) - len(row.lstrip(" "))
                 nxt = row[min(hang, lead):]
-                text += (" " if lead <= hang and _lost_space_in_row(text, nxt, lexicon) else "") + nxt
+                cut = text.endswith(ELLIPSIS_CUT) and nxt[:1].isalnum()
+                text += (" " if lead <= hang and (cut or _lost_space_in_row(text, nxt, lexicon)) else "") + nxt
             i += 1
         out.append(KLine(text, cur.time, cur.source, cur.block, cur.width, False, cur.seen, cur.thinking,
                          cur.slash, cur.order, cur.drawn, cur.plain))

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import regex
 
-from agents_chrome.amp import COUNTED, join_wide_wraps, shell_command
+from agents_chrome.amp import COUNTED, AmpProfile, join_wide_wraps, shell_command
 from tests import drawn_recall
 from tests.conftest import frames_of, recording_cases, replay_json
 
@@ -42,10 +42,13 @@ def truth_of(case: Path) -> list[dict]:
 
 
 def quote_rows(case: Path) -> set[str]:
-    """Blockquote rows drawn on the alternate screen: a bar a few columns in."""
+    """Blockquote rows drawn on the alternate screen: a bar a few columns in
+    (on frames that are a view of the conversation: not the old layout a
+    resize left before Amp drew again, h20)."""
     rows: set[str] = set()
+    profile = AmpProfile()
     for f in frames_of(case):
-        if f.alternate:
+        if f.alternate and profile.viewport(f) is not None:
             for ln in f.lines:
                 m = QUOTE.match(ln.rstrip("█▁▂▃▄▅▆▇ "))
                 if m and "│" not in m.group(1):

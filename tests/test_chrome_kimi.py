@@ -39,7 +39,10 @@ KIMI_SIDE = {("h16-kimi-repeat-slash-70x23", 2): 0.9, ("h16-kimi-repeat-slash-70
              ("h17-kimi-toolwrap-link-91x58", 5): 0.9,
              # h18: after the shrink to 64 columns Kimi crops list rows (`wixpekbo` drawn `wixpek`)
              # and paragraph rows (`nathple` drawn `nathpl…`)
-             ("h18-kimi-s1853-slash-121x46", 9): 0.9}
+             ("h18-kimi-s1853-slash-121x46", 9): 0.9,
+             # h20: after the shrink to 67 columns Kimi leaves characters out at a list
+             # row's fold (`plewixshel` drawn `ple` / `xshel`, `boox tsudarri` drawn `boo` / `tsudarri`)
+             ("h20-kimi-s2051-resize-112x47", 9): 0.9}
 
 def replay(case: Path, screen_only: bool, tmp_path_factory) -> dict:
     return cli_replay(case, AGENT, screen_only, tmp_path_factory)
