@@ -17,13 +17,18 @@ from wcwidth import wcswidth
 GRID_ROW = regex.compile(r"^\s*[┌│├└].*[┐│┤┘]\s*$")
 
 
-def merge_cells(run: list[str], carried_space: bool = False) -> str:
+def merge_cells(run: list[str], carried_space: bool = False, cut_alone: bool = False) -> str:
     """The drawn rows of one grid row as one row: each column's pieces joined,
     glued where a piece reached its column's edge (a word cut by character).
 
     carried_space: the agent wraps a cell at a space by moving that space to
     the next row (Amp: `│  tozoon │` under `│ vickbroor │`), so a piece
-    opening with a second space starts a word even under a full cell."""
+    opening with a second space starts a word even under a full cell.
+
+    cut_alone: the agent starts a word too long for its column on a row of
+    its own (Vibe), so a piece holding a space ends at a word's end however
+    full its cell (`│ faben fazel │` over `│ faowmon     │`); only a piece
+    that is one word can be a word cut by character."""
     indent = run[0][:len(run[0]) - len(run[0].lstrip())]
     split = [r.strip()[1:-1].split("│") for r in run]
     merged = [""] * len(split[0])
@@ -33,7 +38,8 @@ def merge_cells(run: list[str], carried_space: bool = False) -> str:
             if not body:
                 continue
             above = split[k - 1][c] if k else ""
-            full = k and above.strip() and (wcswidth(above.rstrip()) >= wcswidth(above) - 1
+            full = k and above.strip() and ((wcswidth(above.rstrip()) >= wcswidth(above) - 1
+                                              and not (cut_alone and " " in above.strip()))
                                              or _wide_cut(above, body))
             glue = "" if full and not (carried_space and cell.startswith("  ")) else " "
             merged[c] = merged[c] + glue + body if merged[c] else body
@@ -51,7 +57,7 @@ def _wide_cut(above: str, body: str) -> bool:
     return wcswidth(above) - wcswidth(a) - 1 < 2
 
 
-def merge_grid_rows(text: str, carried_space: bool = False) -> str:
+def merge_grid_rows(text: str, carried_space: bool = False, cut_alone: bool = False) -> str:
     """Each run of two drawn rows or more between two rules of a grid becomes
     one row (a row drawn on one row stays as drawn). Only in a grid whose
     every run of content rows has a rule under it (one rule fewer than runs,
@@ -91,7 +97,7 @@ def merge_grid_rows(text: str, carried_space: bool = False) -> str:
             for ln in grid:  # each run in place of its rows, the rules kept
                 content = ln.lstrip().startswith("│")
                 if content and not prev_content:
-                    out.extend([merge_cells(runs[r], carried_space)] if len(runs[r]) > 1 else runs[r])
+                    out.extend([merge_cells(runs[r], carried_space, cut_alone)] if len(runs[r]) > 1 else runs[r])
                     r += 1
                 elif not content:
                     out.append(ln)

@@ -991,8 +991,14 @@ class OpenCodeProfile(ChromeProfile):
         return out
 
     def rows(self, frame: Frame) -> list[str | None]:  # type: ignore[override]
+        # A width OpenCode draws in an older, narrower layout (`_drawn_right`)
+        # shows the conversation up to that layout's right edge (the box ends
+        # two columns short of it); cells past it are what the terminal left
+        # there (a re-wrap's leftovers after a grow in a shell): cropped too.
+        kept = getattr(self, "_drawn_right", {}).get(frame.columns)
         cuts = [c for c in (getattr(self, "_own_sidebar", {}).get(id(frame)),
-                            getattr(self, "_sidebar", {}).get(frame.columns)) if c is not None]
+                            getattr(self, "_sidebar", {}).get(frame.columns),
+                            kept + 1 if kept is not None else None) if c is not None]
         cut = min(cuts) if cuts else None
         # A row's reading depends on nothing but its cells, text and cut: an
         # unchanged row is the very same cell tuple in every frame, so it is
@@ -1101,6 +1107,11 @@ class OpenCodeProfile(ChromeProfile):
         top, bottom, left, right = box
         if frame.lines[top][left - 1:left] == BAR:
             return None  # the centred input box of the home screen
+        if self.viewport(frame) is None:
+            # a frame caught between a resize and OpenCode's redraw: the old
+            # layout's sidebar, cut or shifted, can look like a panel in the
+            # middle of the screen; a dialog opens over a settled layout
+            return None
         if all(SLASH_MENU_ROW.match(frame.lines[y]) for y in range(top, bottom)):
             # a bar then `/command` on every row: the slash-command menu growing
             # out of the input box, not a dialog over the conversation
@@ -1118,6 +1129,13 @@ class OpenCodeProfile(ChromeProfile):
                     # the box's bottom edge runs on to the next row: the terminal
                     # re-wrapped a wider layout after a shrink and OpenCode has
                     # not redrawn yet; its rows are the old layout, broken
+                    return None
+                if len(frame.lines[y].rstrip()) >= frame.columns:
+                    # the box's bottom edge runs to the last column, where
+                    # OpenCode ends it two columns short: a wider layout the
+                    # terminal cut at its right edge after a shrink (each row
+                    # cut, the rows OpenCode redraws in place patched in) and
+                    # not redrawn yet
                     return None
                 edges = [sidebar_start(frame) if frame.cells else None,
                          getattr(self, "_sidebar", {}).get(frame.columns)]

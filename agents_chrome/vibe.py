@@ -601,7 +601,7 @@ class VibeProfile(ChromeProfile):
             if t.role == "assistant":
                 import textwrap
                 raw = textwrap.dedent(t.text)
-                t.text = _drop_grid_drafts(_merge_grid_layouts(_merge_grid_rows(raw))).strip()
+                t.text = _drop_grid_drafts(_merge_grid_layouts(_merge_grid_rows(raw, cut_alone=True))).strip()
                 if not t.text:
                     continue
                 if out and out[-1].role == "assistant":
@@ -609,7 +609,7 @@ class VibeProfile(ChromeProfile):
                     # two layouts of its table): the grid rules read them
                     # together
                     raw = getattr(out[-1], "_raw", out[-1].text) + "\n\n" + raw
-                    out[-1].text = _drop_grid_drafts(_merge_grid_layouts(_merge_grid_rows(raw))).strip()
+                    out[-1].text = _drop_grid_drafts(_merge_grid_layouts(_merge_grid_rows(raw, cut_alone=True))).strip()
                     out[-1]._raw = raw  # type: ignore[attr-defined]
                     continue
                 t._raw = raw  # type: ignore[attr-defined]
