@@ -851,6 +851,26 @@ class CodexProfile(ChromeProfile):
                 lb.kind, lb.rule = "tool_call", "explored-item"
             elif lb.kind == "cont" and group == "explored" and EXPLORE_ITEM.match(lb.line.text):
                 lb.kind, lb.rule, lb.body = "tool_call", "explored-item", lb.line.text.strip()
+        # A `• ` block right under a turn's `Worked for` row, with no prompt
+        # between, is Codex's own notice (`• Unrecognized command '/x'. …`
+        # for an unknown slash command): the model speaks only inside a turn,
+        # and its last answer comes before the `Worked for` row. The notice
+        # and its wrapped rows are a system turn. (Last: a row still an answer
+        # here is no call, status or `!` command of the passes above.)
+        ended = False
+        notice = False
+        for lb in labeled:
+            if lb.rule == "worked-for":
+                ended, notice = True, False
+            elif lb.kind == "blank":
+                notice = False
+            elif ended and lb.rule == "answer":
+                lb.kind, lb.rule, lb.body = "system", "cli-notice", lb.body
+                ended, notice = False, True
+            elif notice and lb.kind == "cont":
+                lb.rule = "cli-notice"
+            else:
+                ended = notice = False
         return labeled
 
     def turns(self, labeled: list[Labeled]) -> list[Turn]:

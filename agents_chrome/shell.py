@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Iterable
 
 import regex
 from pyte.screens import Char
+from wcwidth import wcwidth
 
 from agents_chrome import registry
 from agents_chrome.rules import Labeled
@@ -749,6 +750,7 @@ def _typed_over(frames: list[Frame], hist: list[int], run: Run) -> tuple[str | N
 def _submitted(frames: list[Frame], hist: list[int], run: Run) -> str | None:
     """The full command line on the run's prompt row once Enter was pressed."""
     best = None
+    typed = ""  # the text left of the cursor on the last frame the line was typed in
     base, cut = _typed_over(frames, hist, run)
     for k in range(run.start, min(run.end + 1, len(frames))):
         f = frames[k]
@@ -792,15 +794,30 @@ def _submitted(frames: list[Frame], hist: list[int], run: Run) -> str | None:
                 ln = line.strip()
                 if best is None or ln.startswith(best):
                     best = ln
-                elif ln and best.startswith(ln) and len(f.lines[j].rstrip()) < f.columns - 1:
+                elif ln and (best.startswith(ln) or (typed and ln.startswith(typed))) and \
+                        len(f.lines[j].rstrip()) < f.columns - 1:
                     # what showed after the cursor while typing was a suggestion the shell
-                    # drew (fish, zsh-autosuggestions): Enter drops it, the row ends early
+                    # drew (fish, zsh-autosuggestions): Enter drops it, the row ends early,
+                    # or holds what was typed after that frame over it (`f` + `actor`
+                    # suggested, then `g` typed: `fg`)
                     best = ln
                 break
             best = text.strip()
+            typed = _upto_cursor(f.lines[y], f.cursor[0])[len(run.prompt):].strip() \
+                if f.cursor[1] == y else ""
         if not y <= f.cursor[1] <= last:
             break
     return best
+
+
+def _upto_cursor(row: str, x: int) -> str:
+    """The text of a row left of column x (a wide character is two columns)."""
+    w = 0
+    for i, ch in enumerate(row):
+        if w >= x:
+            return row[:i]
+        w += max(wcwidth(ch), 0)
+    return row
 
 
 def _continues(frame: Frame, y: int) -> bool:
@@ -933,6 +950,22 @@ def _blank_outside(frame: Frame, base: int, lo: int | None, hi: int | None) -> F
     if frame.alternate:
         return frame
     first = base - len(frame.scrolled)
+    if lo is not None:
+        # the rows the terminal wrapped the last shell row onto (a prompt row with its
+        # right prompt at the edge, reflowed when the window narrowed) are the shell's too
+        row_wrapped = getattr(frame, "row_wrapped", None) or []
+        wrapped = getattr(frame, "wrapped", None) or []
+        while True:
+            y, i = lo - base, lo - first
+            if 0 <= y < len(frame.lines):
+                more = y < len(row_wrapped) and bool(row_wrapped[y])
+            elif 0 <= i < len(frame.scrolled):
+                more = len(wrapped) == len(frame.scrolled) and bool(wrapped[i])
+            else:
+                more = False
+            if not more:
+                break
+            lo += 1
     # rows sit at first .. base + len(lines) - 1 (scrolled lines, then the screen's):
     # when the lowest and the highest are kept, every one is
     if (lo is None or first > lo) and (hi is None or base + len(frame.lines) - 1 < hi):
@@ -1275,6 +1308,11 @@ def _without_reprint(prev: list[Turn], new: list[Turn]) -> list[Turn]:
     takes the reprint's whole text."""
 
     def same(a: Turn, b: Turn) -> bool:
+        if a.role == b.role == "tool_result":
+            # a call's output is drawn folded to its first rows, and a resize while it
+            # ran may leave the live copy with rows of another block: the prompts,
+            # answers and calls around it tell the copy
+            return True
         x, y = _flat(a), _flat(b)
         return a.role == b.role and bool(x) and bool(y) and (x.startswith(y) or y.startswith(x))
 

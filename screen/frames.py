@@ -261,8 +261,12 @@ class FrameBuilder:
         self._plain_text = False
 
     def _on_boundary(self, reason: str) -> None:
-        if self.screen.synchronized:
+        if self.screen.synchronized and reason != "alt-enter":
             return
+        # entering the alternate screen ends the main screen's state even inside a
+        # synchronized update: what it shows then stays until the alternate screen
+        # is left (a shell's echo of the command line that starts a full-screen
+        # program in the same burst is on no frame otherwise)
         self.take(reason)
 
     def _scrolled_layout(self, n: int) -> tuple[list[int], list[bool]]:

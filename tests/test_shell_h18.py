@@ -19,13 +19,14 @@ show (never one case by name), as recorded and with the input events stripped.
 - Codex: a call whose first output row it shows is blank draws `  └` alone
   on its row; the output rule wanted a space after the glyph, so `• Ran …`
   was read as answer text and the call was lost (tool_recall 0.88).
-- Left (strict xfail): Codex stopped with Ctrl+Z at a fish prompt and
-  brought back with `fg`, screen only. fish marks no accepted line (no
-  bracketed paste) and Codex enters its alternate screen in the very burst
-  that echoes `fg`, inside a synchronized update, so no frame shows the `fg`
-  line: the job's run has no command and is no agent's, and every prompt
-  after it is lost (user_exact 0.62). As recorded, the typed keys place the
-  frames and all comes back.
+- Codex stopped with Ctrl+Z at a fish prompt and brought back with `fg`,
+  screen only. fish marks no accepted line (no bracketed paste) and Codex
+  enters its alternate screen in the very burst that echoes `fg`, inside a
+  synchronized update, so no frame showed the `fg` line: the job's run had
+  no command and was no agent's, and every prompt after it was lost
+  (user_exact 0.62; a strict xfail in h18). Since h20 entering the
+  alternate screen ends the main screen's state even inside a synchronized
+  update (screen/frames.py), so the frame before it shows the `fg` line.
 """
 from __future__ import annotations
 
@@ -148,17 +149,17 @@ def _fg_line_in_no_frame(case: Path) -> bool:
 
 FISH_FG = [c for c in SHELL_CASES if (meta_of(c)["shell"].get("program") or meta_of(c).get("command")) == "fish"
            and "fg" in [x.strip() for x in meta_of(c)["shell"]["typed_at_shell"]]]
-FISH_FG_PARAMS = [pytest.param(c, so, marks=pytest.mark.xfail(
-    reason="screen only: fish marks no accepted line and the agent drew its alternate screen in the burst that "
-           "echoed `fg`, inside a synchronized update (no frame at that alt-enter): no frame shows the `fg` line, "
-           "the job's run opens with an empty command and is no agent's; its prompts are lost", strict=True))
-    if so and _fg_line_in_no_frame(c) else (c, so)
-    for c in FISH_FG for so in (False, True)]
 
 
-@pytest.mark.parametrize("case,screen_only", FISH_FG_PARAMS,
-                         ids=[f"{c.parent.name}/{c.name}-{'screen-only' if so else 'as-recorded'}"
-                              for c in FISH_FG for so in (False, True)])
+@pytest.mark.parametrize("case", FISH_FG, ids=[f"{c.parent.name}/{c.name}" for c in FISH_FG])
+def test_fg_line_is_on_a_frame_before_the_alternate_screen(case: Path):
+    """Screen only, the frame before the agent's alternate screen shows the
+    `fg` line, however the agent drew its screen in the burst that echoed it."""
+    assert not _fg_line_in_no_frame(case)
+
+
+@pytest.mark.parametrize("screen_only", [False, True], ids=["as-recorded", "screen-only"])
+@pytest.mark.parametrize("case", FISH_FG, ids=[f"{c.parent.name}/{c.name}" for c in FISH_FG])
 def test_job_brought_back_from_fish_goes_on(case: Path, screen_only: bool):
     """Every prompt comes back, in order, with a job stopped and brought back
     with `fg` at a fish prompt."""
