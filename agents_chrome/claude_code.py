@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from itertools import compress, count, repeat
-from operator import contains, methodcaller
+from operator import contains, is_, methodcaller
 from typing import Callable, Iterable, Iterator
 
 import regex
@@ -249,12 +249,37 @@ class ClaudeCodeProfile(ChromeProfile):
           them there for good: the answer loses its tail.
         - Bold set between ideographs gets its `**` back (`cjk_bold`).
         - The thinking a running group shows under it goes (`_running_thinking`).
+
+        The rows above the input box are worked out once per such rows: a
+        keystroke or a spinner tick repaints only the box and what is under
+        it, so most frames (139 of cc197's 149) hold the very rows above
+        the box the frame before held (`_rows_above`).
         """
         lines = frame.lines
         if not frame.alternate:
             return lines
         top = self._frame_box_top(frame)
         end = top if top is not None else len(lines)
+        memo = frame.memo
+        key = (end, memo.get(("clears", self), 0), memo.get(("stale-pin", self), False))
+        above, cells = lines[:end], frame.cells[:end]
+        last = self._rows_last
+        # what `_rows_above` reads: the rows above the box, their cells (the
+        # same tuples: the screen shares an unchanged row's), and the flags
+        if (last is not None and last[0] == key and last[1] == above and len(last[2]) == len(cells)
+                and all(map(is_, last[2], cells))):
+            return last[3] + lines[end:]
+        head = self._rows_above(frame, end)
+        self._rows_last = (key, above, cells, head)
+        return head + lines[end:]
+
+    #: the last frame's (key, rows above the box, their cells, `_rows_above`)
+    _rows_last: tuple[tuple[int, int, bool], list[str], list, list[str | None]] | None = None
+
+    def _rows_above(self, frame: Frame, end: int) -> list[str | None]:
+        """`rows` above the input box (row `end`): a function of those rows
+        (their texts, cells and styles), `end` and the frame's `clears` and
+        `stale-pin` marks alone."""
         scrolled = self._scrolled(frame)
         lines = _still_mascot(_ideograph_bold(frame, end), end)
         panel = _task_panel(lines, end)
@@ -289,7 +314,7 @@ class ClaudeCodeProfile(ChromeProfile):
             run = run + 1 if not ln.strip() else 0
             if run <= 2:
                 out.append(ln)
-        return out + [""] * (end - len(out)) + lines[end:]  # type: ignore[return-value]
+        return out + [""] * (end - len(out))
 
     def layout(self, frame: Frame) -> object:
         """How many times the full-screen conversation was cleared (`/clear`).
@@ -329,6 +354,8 @@ class ClaudeCodeProfile(ChromeProfile):
         streamed while the user looked elsewhere) stays.
         """
         seen: set[str] = set()
+        last_view: list[str | None] | None = None  # the last view's rows, and their set
+        last_rows: set[str] = set()
         pin: str | None = None  # the prompt pinned over the top row of the last scrolled-back view
         clears, in_clear = 0, False
         for f in frames:
@@ -348,7 +375,11 @@ class ClaudeCodeProfile(ChromeProfile):
                     pin = None
                 vp = self.viewport(f)
                 if vp is not None:
-                    rows = {r for r in self.rows(f)[vp[0]:vp[1]] if r is not None and len(r.strip()) >= 3}
+                    view = self.rows(f)[vp[0]:vp[1]]
+                    if view != last_view:  # (most frames show the rows the last one did)
+                        last_view = view
+                        last_rows = {r for r in view if r is not None and len(r.strip()) >= 3}
+                    rows = last_rows
                     if self._scrolled(f) and rows <= seen:
                         continue
                     seen |= rows
@@ -1493,13 +1524,12 @@ def _learn_headless_echo(frame: Frame, bgs: set[str], tails: set[tuple[str, ...]
             y += 1
         return got
 
-    for y, ln in enumerate(lines):
-        if ln.startswith("❯ "):
-            sp = styles[y] if y < len(styles) else ()
-            if sp and sp[0][0] == 0 and sp[0][3] != "default":
-                bgs.add(sp[0][3])
-                rows = tuple([ln] + block(y + 1, sp[0][3]))
-                headed.setdefault(_words(rows), rows)
+    for y in compress(count(), map(_ECHO_START, lines)):  # (the rows tested in C: every frame)
+        sp = styles[y] if y < len(styles) else ()
+        if sp and sp[0][0] == 0 and sp[0][3] != "default":
+            bgs.add(sp[0][3])
+            rows = tuple([lines[y]] + block(y + 1, sp[0][3]))
+            headed.setdefault(_words(rows), rows)
     if not bgs:
         return
     y = 0
@@ -1844,7 +1874,10 @@ def _rule_rows(lines: list[str]) -> list[int]:
     seen = _RULE_SEEN
     if len(seen) > 8192:
         seen.clear()
-    return [i for i, ln in enumerate(lines) if (seen[ln] if ln in seen else _is_rule(ln))]
+    flags = list(map(seen.get, lines))  # (in C: nearly every row was a row of the frame before)
+    if None in flags:
+        flags = [_is_rule(ln) if f is None else f for f, ln in zip(flags, lines)]
+    return list(compress(count(), flags))
 
 
 def _is_rule(ln: str) -> bool:

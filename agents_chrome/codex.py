@@ -169,6 +169,20 @@ def _wide_bold_of(ln: str, spans: tuple) -> str | None:
     return _marked_wide_bold(ln, spans)
 
 
+def _status_or_logo(ln: str) -> bool:
+    """`STATUS_ROW` or `LOGO_ROW` matches the row, asked once per row text
+    (`rows` asks it of every row of every view, nearly all drawn before)."""
+    got = _STATUS_OR_LOGO.get(ln)
+    if got is None:
+        if len(_STATUS_OR_LOGO) >= 8192:
+            _STATUS_OR_LOGO.clear()
+        got = _STATUS_OR_LOGO[ln] = bool(STATUS_ROW.match(ln) or LOGO_ROW.match(ln))
+    return got
+
+
+_STATUS_OR_LOGO: dict[str, bool] = {}
+
+
 def _card_bg(frame: Frame, y: int) -> str | None:
     """The row's background when it is a card row (one background across the width)."""
     cells = frame.cells[y] if y < len(frame.cells) else None
@@ -426,6 +440,7 @@ class CodexProfile(ChromeProfile):
         self._full_alt: set[str] = set()
         self._near_alt: set[str] = set()
         self._wide_bold: dict[str, str] = {}
+        self._wide_bold_last = ([], [])
         self._typed: dict[str, str] = {}
         self._composer_was: tuple[bool, str] | None = None
         self._bangs: list[str] = []
@@ -446,16 +461,25 @@ class CodexProfile(ChromeProfile):
         elif frame.cells:
             self._learn_inline_cards(frame)
 
+    #: the rows and cells `_learn_wide_bold` read last (a frame's; never changed)
+    _wide_bold_last: tuple[list[str], list] = ([], [])
+
     def _learn_wide_bold(self, frame: Frame) -> None:
         """Rows where a bold run touches a CJK letter, with their `**` back
         (see _marked_wide_bold), remembered by their text for make_turn: the
         stitched and scrolled rows keep no styles."""
         styles = frame.styles
         grid = frame.cells
+        # a row the frame before held (the same text, the same cell tuple) was
+        # read then: what it teaches is learned (most rows of most frames)
+        last_lines, last_grid = self._wide_bold_last
+        self._wide_bold_last = (frame.lines, grid)
         for y, ln in enumerate(frame.lines):
             if ln.isascii() or y >= len(styles):
                 continue
             cells = grid[y] if y < len(grid) else None
+            if cells is not None and y < len(last_grid) and last_grid[y] is cells and last_lines[y] == ln:
+                continue
             if cells is None:
                 if not any(sp[4] & FLAG_BOLD or sp[2] != "default" for sp in styles[y]):
                     continue
@@ -642,7 +666,7 @@ class CodexProfile(ChromeProfile):
             # conflict that sends the view onto an older copy of the same
             # rows (a prompt sent again, whose reads repeat an earlier
             # turn's), and the new rows are lost.
-            if STATUS_ROW.match(lines[y]) or LOGO_ROW.match(lines[y]):
+            if _status_or_logo(lines[y]):
                 seg[y - a] = ""
         for y in range(a, b - 1):
             # A running group of reads is the same row as the finished one:
@@ -651,7 +675,7 @@ class CodexProfile(ChromeProfile):
             # text and, when the prompt and the reads repeat an earlier
             # turn's, the stitcher takes the view for a new stretch of the
             # document (the prompt twice).
-            if (EXPLORING_ROW.match(lines[y]) and lines[y + 1].startswith("  └ ")
+            if ("Exploring" in lines[y] and EXPLORING_ROW.match(lines[y]) and lines[y + 1].startswith("  └ ")
                     and _bold_at(frame, y, 2)):
                 seg[y - a] = "• Explored"
         for ln in lines[a:b]:

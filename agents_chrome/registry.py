@@ -170,9 +170,21 @@ def from_command(command: str | None) -> str | None:
 def from_screen(texts: Iterable[str]) -> str | None:
     blob = "\n".join(texts)
     for p in profiles():
-        if any(regex.search(sig, blob) for sig in p.screen_signatures):
+        if any(sig.search(blob) for sig in _compiled(p.screen_signatures)):
             return p.name
     return None
+
+
+#: a profile's screen signatures, compiled once (a shell session asks this of
+#: every run: `regex.search` on a pattern's text looks it up in its cache in Python)
+_SIGNATURES: dict[tuple[str, ...], list[regex.Pattern[str]]] = {}
+
+
+def _compiled(signatures: tuple[str, ...]) -> list[regex.Pattern[str]]:
+    got = _SIGNATURES.get(signatures)
+    if got is None:
+        got = _SIGNATURES[signatures] = [regex.compile(sig) for sig in signatures]
+    return got
 
 
 def detect(header: CastHeader, early_screens: Iterable[str] = ()) -> str:

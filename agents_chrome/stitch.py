@@ -660,6 +660,8 @@ class Stitcher:
         rows = op.rows
         # rows the op leaves as they were keep their index entries and keys
         same, top = 0, min(len(rows), len(doc) - start)
+        if rows == doc[start:]:  # (in C: the same view added again leaves every row)
+            same = top
         while same < top and rows[same] == doc[start + same]:
             same += 1
         if indexed and same == len(rows) == len(doc) - start:
