@@ -2,6 +2,8 @@
 the assistant texts and tool calls that follow it (Kimi and Vibe)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 
 def truth_segments(truth: dict) -> list[dict]:
     """truth.json's turns, one segment per typed prompt (slash commands,
@@ -68,7 +70,7 @@ def answer_with(conv: dict, needle: str) -> str:
 
 # ---------------------------------------------------------------- Claude Code full screen: prompts taller than the view
 
-def _echo_bg(case: "Path") -> set[str]:
+def _echo_bg(case: Path) -> set[str]:
     """The backgrounds a prompt's echo (`❯ ` on a colour from the first cell) is drawn on."""
     from tests.conftest import frames_of
 
@@ -82,7 +84,7 @@ def _echo_bg(case: "Path") -> set[str]:
     return out
 
 
-def headless_prompts(case: "Path") -> list[str]:
+def headless_prompts(case: Path) -> list[str]:
     """Prompts of truth.json whose echo's first row no full-screen frame ever showed,
     while rows of their echo (indented two, on the echo's background) were drawn."""
     from tests.conftest import frames_of, truth_turns

@@ -14,7 +14,6 @@ events stripped:
 """
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
