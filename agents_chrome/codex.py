@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
+from functools import lru_cache
 from typing import Iterable, Sequence
 
 import regex
@@ -169,18 +170,11 @@ def _wide_bold_of(ln: str, spans: tuple) -> str | None:
     return _marked_wide_bold(ln, spans)
 
 
+@lru_cache(maxsize=8192)
 def _status_or_logo(ln: str) -> bool:
     """`STATUS_ROW` or `LOGO_ROW` matches the row, asked once per row text
     (`rows` asks it of every row of every view, nearly all drawn before)."""
-    got = _STATUS_OR_LOGO.get(ln)
-    if got is None:
-        if len(_STATUS_OR_LOGO) >= 8192:
-            _STATUS_OR_LOGO.clear()
-        got = _STATUS_OR_LOGO[ln] = bool(STATUS_ROW.match(ln) or LOGO_ROW.match(ln))
-    return got
-
-
-_STATUS_OR_LOGO: dict[str, bool] = {}
+    return bool(STATUS_ROW.match(ln) or LOGO_ROW.match(ln))
 
 
 def _card_bg(frame: Frame, y: int) -> str | None:
@@ -440,7 +434,8 @@ class CodexProfile(ChromeProfile):
         self._full_alt: set[str] = set()
         self._near_alt: set[str] = set()
         self._wide_bold: dict[str, str] = {}
-        self._wide_bold_last = ([], [])
+        #: the rows and cells `_learn_wide_bold` read last (a frame's; never changed)
+        self._wide_bold_last: tuple[list[str], list] = ([], [])
         self._typed: dict[str, str] = {}
         self._composer_was: tuple[bool, str] | None = None
         self._bangs: list[str] = []
@@ -460,9 +455,6 @@ class CodexProfile(ChromeProfile):
                 self._live_width = frame.columns
         elif frame.cells:
             self._learn_inline_cards(frame)
-
-    #: the rows and cells `_learn_wide_bold` read last (a frame's; never changed)
-    _wide_bold_last: tuple[list[str], list] = ([], [])
 
     def _learn_wide_bold(self, frame: Frame) -> None:
         """Rows where a bold run touches a CJK letter, with their `**` back
@@ -889,7 +881,7 @@ class CodexProfile(ChromeProfile):
             elif lb.kind == "blank":
                 notice = False
             elif ended and lb.rule == "answer":
-                lb.kind, lb.rule, lb.body = "system", "cli-notice", lb.body
+                lb.kind, lb.rule = "system", "cli-notice"
                 ended, notice = False, True
             elif notice and lb.kind == "cont":
                 lb.rule = "cli-notice"

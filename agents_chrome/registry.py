@@ -5,6 +5,7 @@ plus one line here.
 """
 from __future__ import annotations
 
+import functools
 import importlib
 import os
 import shlex
@@ -175,16 +176,12 @@ def from_screen(texts: Iterable[str]) -> str | None:
     return None
 
 
-#: a profile's screen signatures, compiled once (a shell session asks this of
-#: every run: `regex.search` on a pattern's text looks it up in its cache in Python)
-_SIGNATURES: dict[tuple[str, ...], list[regex.Pattern[str]]] = {}
-
-
+@functools.cache
 def _compiled(signatures: tuple[str, ...]) -> list[regex.Pattern[str]]:
-    got = _SIGNATURES.get(signatures)
-    if got is None:
-        got = _SIGNATURES[signatures] = [regex.compile(sig) for sig in signatures]
-    return got
+    """A profile's screen signatures, compiled once (a shell session asks this
+    of every run: `regex.search` on a pattern's text looks it up in its cache
+    in Python)."""
+    return [regex.compile(sig) for sig in signatures]
 
 
 def detect(header: CastHeader, early_screens: Iterable[str] = ()) -> str:
