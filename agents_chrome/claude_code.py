@@ -32,7 +32,7 @@ from agents_chrome.grids import merge_cells
 from agents_chrome.input_line import InputLine
 from agents_chrome.profile import ChromeProfile, _insert_by_time, per_frame
 from agents_chrome.rules import Labeled, LineRule
-from agents_chrome.transcript import TLine, fold_reprints
+from agents_chrome.transcript import WORD as WORD_RE, TLine, fold_reprints
 from agents_chrome.wraps import broken_token, unwrap_words, wide
 from agents_chrome.turns import Turn
 from screen.frames import Frame
@@ -769,6 +769,7 @@ class ClaudeCodeProfile(ChromeProfile):
         _running_commands(labeled)
         _task_rows(labeled)
         _rule_left_under_prompt(labeled)
+        _unfolded_reprints(labeled)
         return labeled
 
     def make_turn(self, kind: str, text: str, members: list[Labeled]) -> Turn | list[Turn] | None:
@@ -1020,6 +1021,65 @@ def _rule_left_under_prompt(labeled: list[Labeled]) -> None:
         if labeled[top].kind == "user":
             lb.kind = "chrome"
             lb.rule = "stale-table-rule"
+
+
+_TURN_KINDS = ("user", "system")
+
+
+def _prompt_at(labeled: list[Labeled], i: int) -> str:
+    """The text of the prompt (or command) whose echo opens at row i, its rows
+    joined, as `_markless` keys it."""
+    parts = [labeled[i].body]
+    j = i + 1
+    while j < len(labeled) and labeled[j].kind == "cont":
+        parts.append(labeled[j].body)
+        j += 1
+    return _markless(" ".join(parts))
+
+
+def _unfolded_reprints(labeled: list[Labeled]) -> None:
+    """A reprint the fold could not lay over its older copy, left out.
+
+    After a resize, or as a dialog (`/help`) closes, the inline renderer
+    wipes its live area and draws it again at the current width, from a
+    prompt's echo (or the `/clear` before it) on. A table laid out anew
+    there reads in another order (drawn as `key: value` records at the old
+    width, as a box at the new one), a word the narrower width cut in two
+    reads as two: the reprint holds the old copy's words out of order and
+    `fold_redraws` keeps both, so the same prompts (and commands) come
+    twice. The older run goes when the same run of prompts and commands
+    follows it at once, and every word of the older run is a word of the
+    newer one (or of the turn before the run, whose last rows the reprint
+    may open with; a word cut in two counts whole): an answer the model
+    gave to a prompt sent again says something of its own."""
+    opens = [i for i, lb in enumerate(labeled) if lb.kind in _TURN_KINDS]
+    keys = [(labeled[i].kind, _prompt_at(labeled, i)) for i in opens]
+    a = 0
+    while a < len(opens):
+        b = next((b for b in range(a + 1, len(opens)) if keys[b] == keys[a]), None)
+        if b is None:
+            a += 1
+            continue
+        n = b - a
+        if b + n > len(opens) or keys[b:b + n] != keys[a:b] or not keys[a][1]:
+            a += 1
+            continue
+        end = opens[b + n] if b + n < len(opens) else len(labeled)
+        old = set(WORD_RE.findall(" ".join(lb.body for lb in labeled[opens[a]:opens[b]] if lb.kind != "chrome")))
+        drawn = WORD_RE.findall(" ".join(lb.body for lb in labeled[opens[b]:end] if lb.kind != "chrome"))
+        # (a word the narrower width cut in two, `seas` / `k?`, is that word)
+        new = set(drawn) | set(map(str.__add__, drawn, drawn[1:]))
+        # (the reprint may open with the last rows of the answer before the run: the
+        # older copy then ends in them)
+        before = set(WORD_RE.findall(" ".join(lb.body for lb in labeled[opens[a - 1] if a else 0:opens[a]]
+                                              if lb.kind != "chrome")))
+        if not old <= new | before:
+            a += 1
+            continue
+        for lb in labeled[opens[a]:opens[b]]:
+            if lb.kind != "blank":
+                lb.kind, lb.rule = "chrome", "unfolded-reprint"
+        a = b
 
 
 def _task_rows(labeled: list[Labeled]) -> None:
@@ -2043,7 +2103,7 @@ def _box_lines(rows: list[str], columns: int) -> str:
         fits = 2 + wcswidth(prev) + 1 + wcswidth(row.lstrip().split(" ", 1)[0]) <= columns - 3
         if (room >= 2 and fits) or not prev.strip() or not head:
             out += "\n" + row
-        elif wide(prev[-1]) and wide(head):
+        elif wide(prev[-1]) and wide(head) and room < 2:
             out += row.lstrip()
         elif wide(prev[-1]) or wide(head):
             # a wide character next to a narrow one: cut with nothing between
@@ -2138,14 +2198,32 @@ def _join_reflowed(lines: list[TLine]) -> list[TLine]:
     """
     out: list[TLine] = []
     glue = False
+    above: TLine | None = None  # the row before, as drawn (not joined)
     for ln in lines:
-        if glue and out and _same_screen(ln, out[-1]):
+        if glue and out and above is not None and _same_screen(ln, out[-1]):
             head = out[-1]
-            out[-1] = dataclasses.replace(head, text=head.text + ln.text, wrapped=ln.wrapped)
+            out[-1] = dataclasses.replace(head, text=head.text + _reflow_gap(above, ln) + ln.text, wrapped=ln.wrapped)
         else:
             out.append(ln)
         glue = ln.wrapped and bool(ln.text.strip())
+        above = ln
     return out
+
+
+def _reflow_gap(row: TLine, ln: TLine) -> str:
+    """What stood between a row the terminal re-wrapped and its next row:
+    the cut fills the row to its last column, so a row whose text (trailing
+    blanks dropped) stops short of its width was cut at a space the text
+    had (`… woozospzhaim ` / `briolt`: two words, not one). One cell short
+    before a wide character is the character that did not fit."""
+    width = row.width
+    if not width or not ln.text[:1].strip():
+        return ""
+    text = row.text.rstrip()
+    cells = len(text) if text.isascii() else wcswidth(text)
+    if cells >= width or (cells == width - 1 and wide(ln.text[0])):
+        return ""
+    return " "
 
 
 def _same_screen(a: TLine, b: TLine) -> bool:
