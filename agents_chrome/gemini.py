@@ -790,8 +790,31 @@ def _fold_reprints(lines: list[TLine], compare: int = 6) -> list[TLine]:
             # next one is skipped over: the one after it holds the rest)
             if len(a) >= 2 and any(a == heads(nxt, len(a)) and _holds_prompts(seg, nxt) for nxt in later):
                 continue
+        elif k and _reprint_cut_short(seg, [lines[bounds[j]:bounds[j + 1]] for j in range(k)], heads, compare):
+            continue
         keep.extend(seg)
     return keep
+
+
+def _reprint_cut_short(last: list[TLine], earlier: list[list[TLine]], heads, compare: int) -> bool:
+    """The last stretch under the logo reprints an earlier one only in part:
+    Gemini can clear the screen and its history after its exit summary and
+    reprint the whole conversation (seen after resizes), and the reprint
+    stops where the process ended (the `/help` box of the
+    third prompt, a shell's prompt after it). Its prompts (one or more) are
+    the first prompts of an earlier stretch with the same head rows, in
+    order and fewer: the earlier stretch holds the conversation, the last
+    one goes. After `/clear` the stretch under the logo holds new prompts."""
+    mine = [x for x in _prompt_heads(last) if not SLASH_ROW.match(x)]
+    if not mine:
+        return False
+    a = heads(last, compare)
+    for seg in earlier:
+        theirs = [x for x in _prompt_heads(seg) if not SLASH_ROW.match(x)]
+        if len(a) >= 2 and a == heads(seg, len(a)) and len(mine) < len(theirs) and all(
+                x.startswith(y) or y.startswith(x) for x, y in zip(mine, theirs)):
+            return True
+    return False
 
 
 def _holds_prompts(old: list[TLine], new: list[TLine]) -> bool:
@@ -1047,6 +1070,10 @@ def _label_boxes(labeled: list[Labeled]) -> None:
 
 
 #: a box header's status while its tool runs (`⊷`, a braille spinner)
+#: a piece of the live area's rule the terminal wrapped when it got narrower (the
+#: rule's row is wider than the window: its rest is a row of `─` of its own,
+#: a redraw's leftovers after it)
+_RULE_PIECE = regex.compile(r"^─{8,}")
 _RUNNING = frozenset("⊷") | frozenset(chr(c) for c in range(0x2801, 0x2900))
 
 
@@ -1056,7 +1083,8 @@ def _drop_running_box_copies(labeled: list[Labeled]) -> None:
     redraw of the drag, above the box drawn again. A box whose header is
     running, followed past its own rows, blanks and chrome by a box with the
     same header (the command cut where a row ends, `…` or not), is such a copy:
-    chrome. A call that ran stays drawn `✓`/`x`; two running boxes of one
+    chrome (a piece of the live area's rule a narrowing wrapped, `─────`, may
+    be among the rows between). A call that ran stays drawn `✓`/`x`; two running boxes of one
     command side by side end drawn settled, one box each."""
     heads = [k for k, lb in enumerate(labeled) if lb.kind == "tool_call" and lb.rule == "tool-box"]
     for a, b in zip(heads, heads[1:]):
@@ -1068,7 +1096,8 @@ def _drop_running_box_copies(labeled: list[Labeled]) -> None:
         if not x or not (x.startswith(y) or y.startswith(x)):
             continue
         if any(labeled[k].kind not in ("blank", "chrome", "tool_result", "cont") or
-               (labeled[k].kind == "cont" and labeled[k].rule != "tool-output") for k in range(a + 1, b)):
+               (labeled[k].kind == "cont" and labeled[k].rule != "tool-output"
+                and not _RULE_PIECE.match(labeled[k].line.text)) for k in range(a + 1, b)):
             continue
         for k in range(a, b):  # its blank rows too: a reflowed edge piece is no blank row's text
             labeled[k].kind, labeled[k].rule, labeled[k].body = "chrome", "stale-running-box", ""
@@ -1360,6 +1389,17 @@ def _strip_gutters(labeled: list[Labeled]) -> None:
                     k += 1
                 if k > j and k < n and (mk := GUTTER.match(labeled[k].line.text)) and int(mk.group("n")) == want:
                     j = k
+                # blank rows between two numbered rows: a block's empty line keeps its
+                # number, so they are a seam of the history (rows a resize sent there
+                # apart), not the block's
+                g = j
+                while g < n and labeled[g].kind == "blank" and not labeled[g].line.text.strip():
+                    g += 1
+                if g > j and g < n and labeled[g].kind == "cont" and (mg := GUTTER.match(labeled[g].line.text)) \
+                        and int(mg.group("n")) == want and want > 2:
+                    for k in range(j, g):
+                        labeled[k].kind, labeled[k].rule, labeled[k].body = "chrome", "code-seam", ""
+                    j = g
                 mj = GUTTER.match(labeled[j].line.text)
                 if labeled[j].kind in ("cont", "blank") and mj and int(mj.group("n")) == want:
                     run.append((j, mj))

@@ -356,7 +356,9 @@ def unfold_word_wrapped_rows(text: str, width: int, margin: int = 2, also: "tupl
 
     Only a table as wide as the terminal (`width`, less `margin` cells and
     three per column: the renderer's margin and what its floors may lose)
-    was narrowed. There every drawn row between the top rule and the header
+    was narrowed; one wider than `width` was laid out at a wider width
+    and wrapped by the terminal when it got narrower (its rows joined
+    again), not narrowed to it. There every drawn row between the top rule and the header
     rule is the header, and in the body a drawn row goes on with the one
     above when each of its cells with text goes on with the cell above
     (`_goes_on`) and no drawn row of that table row left the column empty
@@ -388,7 +390,7 @@ def unfold_word_wrapped_rows(text: str, width: int, margin: int = 2, also: "tupl
         def fits(w: int) -> bool:
             return drawn >= w - margin - 3 * len(widths)
 
-        if not (fits(width) or any(fits(w) and drawn <= w for w in also)
+        if not (fits(width) and drawn <= width or any(fits(w) and drawn <= w for w in also)
                 or (also and min(also) <= drawn < width)) or min(widths) < 1:
             out.extend(lines[i:end])
             i = end

@@ -165,7 +165,15 @@ def shell_input(frame: Frame) -> tuple[str, str] | None:
     # an agent's input row drawn between rules (Claude Code's `❯ ` box) is no shell prompt
     if _ruled(frame.lines, top - 1) or _ruled(frame.lines, y + 1):
         return None
+    # nor a row inside a drawn box: a frame cut after a box row's `<tag> ` (Gemini's
+    # `/help` box, reprinted) leaves the cursor where a fish prompt's `~/p> ` leaves it
+    if _BOX_ROW.match(line[lead:]):
+        return None
     return line[:lead] + m.group("prompt"), m.group("typed").rstrip()
+
+
+#: a row that opens with a box's vertical edge and a space (`│ text`)
+_BOX_ROW = regex.compile(r"^[│┃║] ")
 
 
 def _painted_lead(frame: Frame, y: int, text: str) -> int:

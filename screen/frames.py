@@ -241,7 +241,7 @@ class FrameBuilder:
         self._hist_mark = 0
         self._kept_at_top: list = []  # `VirtualScreen.kept_at_top` until the next drawing
         self._kept_below: list = []  # the rows of the screen under them, as the shrink left them
-        self._resized_rows: list = []  # without rows kept at the top: the screen's rows as a resize left them
+        self._resized_rows: list = []  # the screen's rows as a resize left them, until the next drawing
         self._in_string = False  # while it waits: the output so far ends inside an OSC or DCS string
         self._returned_mark = 0
         self._inputs: list[str] = []
@@ -371,7 +371,7 @@ class FrameBuilder:
                 self._kept_below = ([self.screen._history_entry(self.screen.buffer.get(y))
                                      for y in range(len(self._kept_at_top), self.screen.lines)]
                                     if self._kept_at_top else [])
-                self._resized_rows = ([] if self._kept_at_top or self.screen.alternate else
+                self._resized_rows = ([] if self.screen.alternate else
                                       [self.screen._history_entry(self.screen.buffer.get(y))
                                        for y in range(self.screen.lines)])
                 self._in_string = False
@@ -514,17 +514,25 @@ class FrameBuilder:
             if i is not None:
                 kept, self._kept_at_top = self._kept_at_top, []
                 below, self._kept_below = self._kept_below, []
+                rows, self._resized_rows = self._resized_rows, []
+                wipe = "\x1b[2K" in data[:i] and not _WIPES_DISPLAY.search(data, 0, i)
+                to_top = wipe and self._reaches_top(data[:i])
                 if i:
                     self._feed_output(data[:i])
                     data = data[i:]
-                self._kept_wiped(kept, below, data)
+                if not self._kept_wiped(kept, below, data) and wipe and rows:
+                    # the rows kept at the top stayed: the wipe may still have
+                    # reached finished rows under them (a cursor the shrink
+                    # put on the bottom row: see `_over_wiped`)
+                    self._over_wiped(rows, data, to_top)
         elif self._resized_rows:
             i, self._in_string = _first_drawn(data, self._in_string)
             if i is not None:
                 rows, self._resized_rows = self._resized_rows, []
                 if "\x1b[2K" in data[:i] and not _WIPES_DISPLAY.search(data, 0, i):
+                    to_top = self._reaches_top(data[:i])
                     self._feed_output(data[:i])
-                    self._over_wiped(rows, data[i:])
+                    self._over_wiped(rows, data[i:], to_top)
                     data = data[i:]
         cut = _PARTIAL.search(data, max(0, len(data) - 16))
         if cut is not None:
@@ -592,7 +600,7 @@ class FrameBuilder:
         if pos < len(data):
             feed(data[pos:])
 
-    def _kept_wiped(self, kept: list, below: list | None = None, drawing: str = "") -> None:
+    def _kept_wiped(self, kept: list, below: list | None = None, drawing: str = "") -> bool:
         """The program's first drawing after a shrink: were the rows the shrink
         kept at the top (`VirtualScreen.kept_at_top`) erased before it?
 
@@ -611,39 +619,47 @@ class FrameBuilder:
         them again: those above the first one the drawing (`drawing`, the
         rest of this event) draws again go to the history after the kept
         rows. Without such a row in the drawing, none does (what it
-        redraws is not known)."""
+        redraws is not known). Returns whether the kept rows were erased
+        (False: none had text, or one is still on the screen)."""
         s = self.screen
         if s.alternate or not any(e.text.strip() for e in kept):
-            return
+            return False
         buf = s.buffer
         for y in range(min(len(kept), s.lines)):
             row = buf.get(y)
             if _inked(row):
-                return
+                return False
         at = s.history_total
         s.record_rows(_not_redrawn(kept, below or [], drawing, buf, len(kept)))
         # a mark the wipe set where the rows now go moves after them
         self._marks = [(p, why) for p, why in self._marks if not (p == at and why == "clear")]
         self._mark("clear")
+        return True
 
-    def _over_wiped(self, rows: list, drawing: str) -> None:
+    def _over_wiped(self, rows: list, drawing: str, to_top: bool = False) -> None:
         """The program's first drawing after a resize (no rows kept at the
-        top) whose wipe before the first character it draws erases lines
-        (`CSI 2K`, no display erase): did it erase finished rows it never
-        draws again?
+        top, or kept rows it did not erase) whose wipe before the first
+        character it draws erases lines (`CSI 2K`, no display erase): did it
+        erase finished rows it never draws again?
 
         An inline renderer erases as many rows as its live area held before
         the resize; a reflow that joined rows makes that count reach above
         the live area (Gemini CLI's Ink renderer after a widening), wiping
-        rows of finished output that no later drawing holds. The wiped rows
+        rows of finished output that no later drawing holds. So does a
+        shrink that deleted the rows under the cursor (tmux: the cursor, in
+        the live area, is left on the bottom row): the renderer's move down
+        to its live area's last row stops there, and its erase reaches as
+        many rows higher (Gemini CLI's input row four rows above its last). The wiped rows
         (`rows`: the screen as the resize left them) above the first one the
         drawing (the rest of this event) draws again (as `_not_redrawn`)
         are lost that way: they go to the history with every screen row
         above them, as if scrolled off (their order kept), and those rows
         leave the screen. Nothing goes when no wiped row is drawn again, a
         row under them was not wiped, the wipe clears the display or reaches
-        the top row (nothing above it is left on the screen: the program
-        redraws the whole screen)."""
+        the top row (`to_top`: its moves take the cursor there; or nothing
+        it left above it was on the screen before it: the program redraws
+        the whole screen). Rows above it blank before the wipe too (an
+        earlier such move to the history left them so) do not stop it."""
         s = self.screen
         if s.alternate:
             return
@@ -654,13 +670,16 @@ class FrameBuilder:
             if entry.text.strip() and not _inked(row):
                 top = y
                 break
-        if not top or not any(_inked(buf.get(y)) for y in range(top)):
+        if not top or to_top or not any(_inked(buf.get(y)) for y in range(top)) and any(
+                e.text.strip() for e in rows[:top]):
             return  # the wipe reached the top row: a whole-screen redraw (see `_kept_wiped`)
         lost = _not_redrawn([], rows[top:], drawing, buf, top)
         if not lost:
             return
         at = s.history_total
-        s.record_rows([s._history_entry(buf.get(y)) for y in range(top)] + lost)
+        above = [s._history_entry(buf.get(y)) for y in range(top)] if any(
+            _inked(buf.get(y)) for y in range(top)) else []
+        s.record_rows(above + lost)
         for y in range(top):
             buf[y] = s._new_row()
             s.dirty.add(y)
@@ -730,20 +749,34 @@ def _not_redrawn(kept: list, below: list, drawing: str, buf, first: int) -> list
     a redraw at another width wraps and pads anew) the drawing's text
     holds, blank rows right above it left out. None of `below` when no row
     of them is drawn again, or one is still on the screen (no wipe reached
-    it)."""
+    it).
+
+    A row of one character repeated (a rule, a band's edge: `───`, `▄▄▄`)
+    is in any drawing that holds a longer run of it. The first wiped row
+    being one tells nothing: the walk goes on to the first row with other
+    text drawn again (an inline prompt's band, `▄▄▄` / `> prompt` / `▀▀▀`,
+    above the answer the drawing redraws); rows go only when one of them
+    holds other text (rules and blanks alone are the live area's)."""
     drawn = _squeezed(_ESC_AT.sub("", drawing))
     drawn = "".join(ch for ch in drawn if ch >= " " and ch != "\x7f")
     if not drawn:
         return kept
-    out = []
+    out: list = []
+    past_rule = False  # walking on past such a row at the top
     for k, entry in enumerate(below, first):
         if _inked(buf.get(k)):
             return kept  # not wiped
         text = _squeezed(entry.text)
         if text and text in drawn:
-            while out and not out[-1].text.strip():
-                out.pop()
-            return kept + out
+            rule = len(set(text)) == 1
+            if rule and not out:
+                past_rule = True
+            elif not rule or not past_rule:
+                while out and not out[-1].text.strip():
+                    out.pop()
+                if past_rule and not any(len(set(_squeezed(e.text))) > 1 for e in out):
+                    return kept  # only rules and blanks under the first: the live area's own
+                return kept + out
         out.append(entry)
     return kept
 

@@ -42,6 +42,9 @@ KNOWN_DIFFERENT: dict[str, str] = {
     # and shows `first?`); the check this test puts just before a resize cuts
     # the sequence in tmux, which then prints `2;255;255;255mfirst?`
     "gemini/h8-gem-tannery-long-74x23": "resize recorded inside an SGR sequence: the pre-resize check splits it in tmux",
+    # the same at checkpoints of h21's probe 2131: events end inside `ESC[38;2;175;`,
+    # the checks split the colour in tmux, which prints `175;175;175m1 pel = …`
+    "gemini/h21-gemini-s2131-fish-161x42": "events cut inside SGR sequences: this test's checks split them in tmux",
 }
 CASES = [
     pytest.param(c, marks=pytest.mark.xfail(reason=KNOWN_DIFFERENT[k], strict=True))
