@@ -322,6 +322,21 @@ def _symbol_after_space(row: str, nxt: str, ln: KLine) -> bool:
             and _cut_at(_cells(row) + 1, ln))
 
 
+def _word_moved_down(row: str, nxt: str, hang: int) -> bool:
+    """`row` ends in a narrow character and `nxt` opens (at the block's
+    hanging indent) with an ideograph: Rich breaks a row only at a space,
+    and moves a word that does not fit down whole, so the ideograph's word
+    was written apart from the one ending `row` (`Tsudov torshel` /
+    `折り返し tordar…`). Only a word wider than the row is folded anywhere,
+    and such a word's pieces start a row of their own: a row holding a
+    space before its last word was not one of them."""
+    body = nxt[hang:] if nxt[:hang].strip() == "" else ""
+    head, last = body[:1], row.rstrip()[-1:]
+    return (bool(head) and bool(last) and _cells(head) == 2 and _cells(last) == 1
+            and unicodedata.category(head) == "Lo" and (last.isalnum() or last in ".,;:!?)")
+            and " " in row[hang:].strip())
+
+
 def join_wrapped(lines: list[KLine]) -> list[KLine]:
     """Join rows that were hard-wrapped at the terminal width.
 
@@ -388,7 +403,8 @@ def join_wrapped(lines: list[KLine]) -> list[KLine]:
                and lines[i + 1].text.strip() and _same_flow(lines[i], lines[i + 1])
                and not PROMPT_ECHO.match(lines[i + 1].text) and not lines[i + 1].text.startswith("• ")
                and lines[i + 1].text != "•"):
-            spaced = not full(row, lines[i], lines[i + 1]) or _symbol_after_space(row, lines[i + 1].text, lines[i])
+            spaced = (not full(row, lines[i], lines[i + 1]) or _symbol_after_space(row, lines[i + 1].text, lines[i])
+                      or _word_moved_down(row, lines[i + 1].text, hang))
             row = lines[i + 1].text
             bar = QUOTE_BARS.match(row)  # every level's bar of a nested quote
             if spaced:

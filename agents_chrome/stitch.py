@@ -149,7 +149,7 @@ class Stitcher:
         self._indexed: list[str] | None = self.doc
         #: the last add's (view, at_end, document before it, what it did);
         #: see `add`
-        self._memo: tuple[list[Row], bool, list[str], _Op | None] | None = None
+        self._memo: tuple[list[Row], tuple[bool, bool], list[str], _Op | None] | None = None
         self._op: _Op | None = None
         self._keys_for: list[str] | None = None
         self._key_list: list[str | int] = []
@@ -254,6 +254,23 @@ class Stitcher:
                 return True
         return False
 
+    def _older_copy(self, view: Sequence[Row], vd: Sequence[bool], o: int, need: int) -> bool:
+        """With the view at offset `o` (away from the tail), every distinct
+        view row over the document is the very row there, `need` of them at
+        least: the view is a copy of that stretch. Seen at the conversation's
+        end, it is that stretch printed again, not the user paging back to it
+        (a view that replaces settled rows, a tool's output folded to one
+        row, lays some row over another one)."""
+        doc, m = self.doc, len(self.doc)
+        same = 0
+        for i, ln in enumerate(view):
+            if not vd[i] or not 0 <= o + i < m:
+                continue
+            if doc[o + i] != ln:
+                return False
+            same += 1
+        return same >= need
+
     def _shows_rest(self, view: Sequence[Row], o: int) -> bool:
         """With the view at offset `o`, the text of the document from its
         first row the view shares to its end is in the view (rewrapped, or a
@@ -265,10 +282,18 @@ class Stitcher:
         covered = sum(1 for v in view if v is None)  # under a popup: may hold any row
         return sum(1 for d in rest if _squeeze(d) not in shown) <= max(2, len(rest) // 8) + covered
 
-    def add(self, view: Sequence[Row], time: float = 0.0, at_end: bool = False) -> None:
+    def add(self, view: Sequence[Row], time: float = 0.0, at_end: bool = False, live: bool = False) -> None:
         """`at_end`: the program shows (e.g. by its scrollbar) that the view
         ends where the document does: it is never paging and never anchors
-        on an older copy of its lines away from the tail (Amp)."""
+        on an older copy of its lines away from the tail (Amp).
+
+        `live`: the program shows the view at the conversation's end, but
+        the document's tail may hold rows the program has since taken away
+        (a tool's output folded to one row once it settles: Vibe), so the
+        view may still replace rows above the document's end. It is never
+        paging, though: a view whose every row lies on an older copy of
+        itself away from the tail (the block a command prints, printed
+        again) continues the document (`_older_copy`)."""
         view = list(view)
         while view and view[-1] is not None and not view[-1].strip():
             view.pop()
@@ -291,7 +316,7 @@ class Stitcher:
         memo = self._memo
         # (the document is most often the very list the last add left: its
         # identity answers before a row-by-row comparison)
-        if (memo is not None and memo[1] == at_end and memo[0] == view
+        if (memo is not None and memo[1] == (at_end, live) and memo[0] == view
                 and self._indexed is self.doc and (memo[2] is self.doc or memo[2] == self.doc)):
             if memo[3] is not None:
                 self._apply(memo[3], time)
@@ -299,10 +324,10 @@ class Stitcher:
         before = self.doc
         consistent = self._indexed is before
         self._op = None
-        self._add(view, time, at_end)
-        self._memo = (view, at_end, before, self._op) if consistent else None
+        self._add(view, time, at_end, live)
+        self._memo = (view, (at_end, live), before, self._op) if consistent else None
 
-    def _add(self, view: list[Row], time: float, at_end: bool) -> None:
+    def _add(self, view: list[Row], time: float, at_end: bool, live: bool = False) -> None:
         n, m = len(view), len(self.doc)
         vd = [v is not None and len(v.strip()) >= 3 for v in view]  # _distinct per row
         votes = self._votes(view, vd)
@@ -358,6 +383,9 @@ class Stitcher:
                 placed = max(o for o, v in tail.items() if v == top_v)
             elif best_v >= need:
                 o = max(o for o, v in votes.items() if v == best_v)
+                if live and self._older_copy(view, vd, o, need):
+                    self._replace(m, [], view, time, gap=True)
+                    return
                 if self._is_page_back(view, o):
                     return
                 # A prompt sent again (the same words as an earlier one) under

@@ -152,17 +152,15 @@ def strip_scrollbar(text: str, columns: int) -> str:
     return text.rstrip()
 
 
-def scrolled_back(frame: Frame, bottom: int | None) -> bool:
-    """The user has scrolled the conversation back: in the viewport's last
-    column the scrollbar's thumb (eighth-block glyphs and reverse-video
-    cells) ends above rows of its track (cells of the track's own background).
-
-    Such a view stays where the user left it while the answer goes on out of
-    sight. As the stitcher's newest view it would pass for the live tail and
-    cut the rows under it (the answer streamed so far) from the document.
-    """
+def scroll_position(frame: Frame, bottom: int | None) -> str | None:
+    """Where the scrollbar in the viewport's last column (a thumb of
+    eighth-block glyphs and reverse-video cells on a track of cells of its
+    own background) puts the view: "back" when the thumb ends above rows of
+    its track, "end" when it ends on the track's last row, None when no
+    track is drawn (the conversation fits the view) or the rows looked at
+    (above `bottom`) end inside it."""
     if not bottom:
-        return False
+        return None
     col = frame.columns - 1
     kinds: list[str] = []  # per row: "t" thumb, "k" track, "." anything else
     bgs: dict[str, int] = {}
@@ -179,11 +177,23 @@ def scrolled_back(frame: Frame, bottom: int | None) -> bool:
         else:
             kinds.append(".")
     if "t" not in kinds or not bgs:
-        return False
+        return None
     last_thumb = max(y for y, k in enumerate(kinds) if k == "t")
     below = kinds[last_thumb + 1:]
-    # the track runs on under the thumb to the bottom of the viewport's scroll region
-    return below[:1] == ["k"]
+    # the track runs on under the thumb to the bottom of the viewport's scroll region;
+    # at the end, the thumb ends on the track's last row, the row under it no track
+    # (none scanned: the rows looked at stop inside the track, which tells nothing)
+    return "back" if below[:1] == ["k"] else "end" if below else None
+
+
+def scrolled_back(frame: Frame, bottom: int | None) -> bool:
+    """The user has scrolled the conversation back (`scroll_position`).
+
+    Such a view stays where the user left it while the answer goes on out of
+    sight. As the stitcher's newest view it would pass for the live tail and
+    cut the rows under it (the answer streamed so far) from the document.
+    """
+    return scroll_position(frame, bottom) == "back"
 
 
 @dataclass
@@ -350,10 +360,12 @@ class VibeProfile(ChromeProfile):
                 # scrolled back, a view may bring rows streamed out of sight (its bottom row is
                 # new) but never stands for the live tail: one that ends inside the document
                 # would cut the rows under it
-                if view is not None and (not scrolled_back(f, self._input_top(self.rows(f)))
-                                         or _ends_past(view, st.doc, f.columns != added_width)):
+                pos = scroll_position(f, self._input_top(self.rows(f))) if view is not None else None
+                if view is not None and (pos != "back" or _ends_past(view, st.doc, f.columns != added_width)):
                     times[f.index] = f.time
-                    st.add(view, f.index, width=f.columns)
+                    # at the end, the view pages nowhere: rows it shares only with an
+                    # older copy of themselves (`/help` printed again) are new
+                    st.add(view, f.index, width=f.columns, live=pos == "end")
                     added_width = f.columns
             elif st is not None:
                 out.extend(self._stitched(st, block, times))

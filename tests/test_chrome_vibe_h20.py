@@ -13,15 +13,17 @@ resizes between turns and in an answer). What was wrong before this round:
   a full piece that holds a space ended at a word's end (`grids.merge_cells`,
   `cut_alone`).
 
-Seen and not fixed (kept visible as a strict xfail):
+Seen in h20 and fixed in h21 (tests/test_chrome_vibe_h21.py):
 
 - `/help` run a second time prints the very block the first run printed, and
-  while it fills the view the stitcher lays it over the first copy: the
-  turn between the two runs (its tool call and its answer) is lost. The
-  scrollbar says the view is at the conversation's end, but Vibe folds a
-  tool's expanded rows once it settles, so "at the end" cannot simply pin
-  the view to the document's tail (h14-vibe-mushroom-lookalike and
-  h17-vibe-probe1714t4 lost most of their turns that way).
+  while it filled the view the stitcher laid it over the first copy (taken
+  for the user paging back to it): the turn between the two runs (its tool
+  call and its answer) was lost. The scrollbar says the view is at the
+  conversation's end; Vibe folds a tool's expanded rows once it settles, so
+  "at the end" cannot pin the view to the document's tail (h14-vibe-mushroom-
+  lookalike and h17-vibe-probe1714t4 lost most of their turns that way), but
+  it does rule out paging: a view at the end whose every row lies on an
+  older copy of itself continues the document (`Stitcher.add`'s `live`).
 
 h20-vibe-s2035-136x30 is seed 2035 (`/help` before the first prompt and again
 after the second; resizes in answers and between turns; tables, links, code
@@ -123,8 +125,6 @@ def test_a_repeated_command_is_recorded() -> None:
     assert RECORDINGS / "vibe" / "h20-vibe-s2035-136x30" in REPEAT_CASES
 
 
-@pytest.mark.xfail(strict=True, reason="a block printed again alike is laid over its first copy: the turn "
-                   "between the two runs is lost")
 @pytest.mark.parametrize("screen_only", [False, True], ids=["recorded", "screen-only"])
 @pytest.mark.parametrize("case", REPEAT_CASES, ids=lambda c: c.name)
 def test_a_command_printed_again_continues_the_conversation(case: Path, screen_only: bool) -> None:
