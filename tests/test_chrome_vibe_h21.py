@@ -22,12 +22,11 @@ What was wrong before this round:
   itself continues the document (`vibe.scroll_position`, `Stitcher.add`'s
   `live`).
 
-h21-vibe-s2144-165x42 is seed 2144 (165x42; resizes between turns to 164x35,
-146x26 and 176x35, in answers to 135x39 and 146x24; thinking; an unknown
-slash command; `/help` run twice at 176x35, a block taller than the view,
-with one prompt between): the second block was dropped before.
-Seeds 2141-2143 and 2145-2147 (not landed) replay alike before and after
-but for s2146's second `/help` block, now whole.
+No probe of this round is landed (h20-vibe-s2035-136x30 shows the loss):
+seed 2144 lost its second block the same way, but Vibe 3.0.2 sends an
+unknown slash command to the model, which the harness's truth records as a
+local command (a harness fault); seed 2146 shows a tool call given to the
+wrong turn, not looked into before the deadline.
 """
 from __future__ import annotations
 
@@ -67,11 +66,10 @@ def _helps_twice(case: Path) -> bool:
 
 CASES = [c for c in recording_cases(AGENT) if _helps_twice(c)]
 S2035 = RECORDINGS / "vibe" / "h20-vibe-s2035-136x30"
-S2144 = RECORDINGS / "vibe" / "h21-vibe-s2144-165x42"
 
 
 def test_the_situation_is_recorded() -> None:
-    assert S2035 in CASES and S2144 in CASES
+    assert S2035 in CASES
 
 
 @BOTH
