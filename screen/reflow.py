@@ -14,9 +14,9 @@ after a resize are compared with tmux's, row by row.
 from __future__ import annotations
 
 from bisect import bisect_right
-from itertools import accumulate, islice
-from operator import itemgetter
-from typing import Any
+from itertools import accumulate, chain, compress, islice, repeat
+from operator import add, attrgetter, eq, itemgetter, mul, not_
+from typing import Any, Callable
 
 Cell = Any  # a pyte Char; a wide character's right half has data ""
 
@@ -45,6 +45,7 @@ class RLine:
 
 
 _DATA = itemgetter(0)  # a cell's character (`Char.data`)
+_WRAPPED = attrgetter("wrapped")
 
 
 def _has_stub(cells: list[Cell]) -> bool:
@@ -77,9 +78,9 @@ def _measure(cells: list[Cell], sx: int, stub: bool | None = None) -> tuple[int,
     # first cell whose width up to and with it passes `sx` (the widths only
     # grow), or the next one when that is the first cell (what a walk that
     # sets `at` while it is 0 ends with)
-    data = list(map(_DATA, cells))
-    data.append(None)
-    ends = list(accumulate(0 if d == "" else 2 if e == "" else 1 for d, e in zip(data, islice(data, 1, None))))
+    # (in C: 0 for a stub, else 1 + whether the next cell is a stub)
+    stubs = list(map(eq, map(_DATA, cells), repeat("")))
+    ends = list(accumulate(map(mul, map(not_, stubs), map(add, repeat(1), chain(islice(stubs, 1, None), (False,))))))
     n = len(ends)
     i = bisect_right(ends, sx)
     at = 0 if i >= n else i if i > 0 else (1 if n > 1 else 0)
@@ -87,7 +88,12 @@ def _measure(cells: list[Cell], sx: int, stub: bool | None = None) -> tuple[int,
 
 
 class Reflow:
-    """One reflow of `lines` (scrollback then screen) to width `sx`."""
+    """One reflow of `lines` (scrollback then screen) to width `sx`.
+
+    A row of `lines` that is not an `RLine` is a scrollback row the caller
+    knows the reflow leaves as it is (see `reflow`): it goes to the target
+    untouched, without its cells being copied or measured.
+    """
 
     def __init__(self, lines: list[RLine], sx: int, hscrolled: int) -> None:
         self.src = lines
@@ -97,7 +103,11 @@ class Reflow:
 
     def run(self) -> list[RLine]:
         src, sx = self.src, self.sx
+        target = self.target
         for yy, gl in enumerate(src):
+            if gl.__class__ is not RLine:
+                target.append(gl)  # a kept row: moved as it is
+                continue
             if gl.dead:
                 continue
             width, at = _measure(gl.cells, sx, _stubbed(gl))
@@ -235,14 +245,16 @@ class Reflow:
 
 
 def wrap_position(lines: list[RLine], px: int, py: int) -> tuple[int | None, int]:
-    """The cursor as (offset in its logical line, logical line number); None: past the end."""
-    ax = ay = 0
-    for yy in range(py):
-        if lines[yy].wrapped:
-            ax += len(lines[yy].cells)
-        else:
-            ax = 0
-            ay += 1
+    """The cursor as (offset in its logical line, logical line number); None: past the end.
+
+    The rows above the cursor are scanned in C (their wrap flags): in a long
+    scrollback a walk in Python was a large part of a resize."""
+    flags = list(map(_WRAPPED, islice(lines, py)))
+    ay = sum(map(not_, flags))  # rows that end a logical line
+    k = py
+    while k > 0 and flags[k - 1]:
+        k -= 1
+    ax = sum(len(lines[yy].cells) for yy in range(k, py))  # the wrapped rows just above
     if px >= len(lines[py].cells):
         return None, ay
     return ax + px, ay
@@ -250,15 +262,14 @@ def wrap_position(lines: list[RLine], px: int, py: int) -> tuple[int | None, int
 
 def unwrap_position(lines: list[RLine], wx: int | None, wy: int) -> tuple[int, int]:
     """Where the logical position `(wx, wy)` is in the reflowed `lines`."""
-    ay = 0
-    yy = 0
     last = len(lines) - 1
-    while yy < last:
-        if ay == wy:
-            break
-        if not lines[yy].wrapped:
-            ay += 1
-        yy += 1
+    if wy <= 0 or last <= 0:
+        yy = 0
+    else:
+        # the row after the wy-th row that ends a logical line (rows that end
+        # one found in C), at most the last row
+        ends = list(islice(compress(range(last), map(not_, map(_WRAPPED, islice(lines, last)))), wy))
+        yy = ends[-1] + 1 if len(ends) == wy else last
     if wx is None:
         while lines[yy].wrapped and yy < last:
             yy += 1
@@ -271,12 +282,19 @@ def unwrap_position(lines: list[RLine], wx: int | None, wy: int) -> tuple[int, i
     return wx, yy
 
 
-def reflow(lines: list[RLine], sx: int, sy: int, hscrolled: int, cursor: tuple[int, int]
-           ) -> tuple[list[RLine], int, int, tuple[int, int]]:
+def reflow(lines: list[Any], sx: int, sy: int, hscrolled: int, cursor: tuple[int, int],
+           expand: Callable[[Any], RLine] | None = None) -> tuple[list[Any], int, int, tuple[int, int]]:
     """Lay `lines` (scrollback rows then `sy` screen rows) out at width `sx`.
 
     Returns the new rows, how many of them are scrollback, the new
     `hscrolled`, and the cursor `(x, absolute row)`.
+
+    A scrollback row may be passed as it is kept (not an `RLine`; it needs a
+    `wrapped` attribute) when the reflow cannot change it: it does not wrap,
+    the row before it does not wrap (nothing is joined on to it) and it is at
+    most `sx` cells long (not split). Such rows are most of a long scrollback
+    and the reflow hands them back as they were; one that ends up on the
+    screen is made an `RLine` by `expand`.
     """
     cx, cy = cursor
     wx, wy = wrap_position(lines, cx, cy)
@@ -285,5 +303,9 @@ def reflow(lines: list[RLine], sx: int, sy: int, hscrolled: int, cursor: tuple[i
     if len(out) < sy:
         out.extend(RLine() for _ in range(sy - len(out)))
     hsize = len(out) - sy
+    if expand is not None:
+        for y in range(hsize, len(out)):
+            if out[y].__class__ is not RLine:
+                out[y] = expand(out[y])
     nx, ny = unwrap_position(out, wx, wy)
     return out, hsize, min(r.hscrolled, hsize), (nx, ny)

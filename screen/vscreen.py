@@ -28,7 +28,7 @@ import re
 import unicodedata
 from collections import defaultdict, deque
 from itertools import compress, groupby, repeat
-from operator import is_not, itemgetter
+from operator import attrgetter, is_not, itemgetter
 from typing import Any, Callable, NamedTuple
 
 import pyte
@@ -339,9 +339,11 @@ class HistoryLine:
     a width change laid out again, scrolling off once more: the history holds
     it already, at the place it first left (a reader that knows its program
     leaves such rows alone can drop it; one that reprints may count on it).
+    `own`: only the scrollback holds this row (`relaid` made it), so a
+    later reflow may lay it out again in place.
     """
 
-    __slots__ = ("cells", "text", "width", "wrapped", "used", "again", "_spans", "stub")
+    __slots__ = ("cells", "text", "width", "wrapped", "used", "again", "_spans", "stub", "own")
 
     def __init__(self, cells: tuple[Char, ...], text: str, width: int, wrapped: bool, used: int,
                  again: bool = False, stub: bool | None = None) -> None:
@@ -355,6 +357,7 @@ class HistoryLine:
         # whether a wide character's right half is among the cells up to
         # `used` (None: not known yet): what a reflow measures the row by
         self.stub = stub
+        self.own = False
 
     @property
     def spans(self) -> tuple[Span, ...]:
@@ -365,6 +368,27 @@ class HistoryLine:
     def __repr__(self) -> str:
         return f"HistoryLine({self.text!r}, width={self.width}, wrapped={self.wrapped})"
 
+    def relaid(self, width: int) -> "HistoryLine":
+        """This scrollback row as a reflow to `width` that leaves it as it is
+        lays it out: its cells up to its extent, not wrapped, at `width`
+        (what `VirtualScreen._reflow` makes of an `RLine` it moved).
+
+        A new row the first time (the history may hold this one: it keeps the
+        width the row left at), the same row after: a long scrollback laid out
+        again made ten thousand rows per resize, and the garbage collector's
+        passes over them cost more than the reflow itself."""
+        if self.own:  # made here: cells up to `used`, not wrapped, not `again`
+            self.width = width
+            return self
+        cells, used = self.cells, self.used
+        if len(cells) != used:  # (what `_history_cells` gives, as a tuple)
+            cells = cells[:used] if len(cells) > used else cells + (_BLANK,) * (used - len(cells))
+        entry = HistoryLine(cells, self.text, width, False, self.used, stub=self.stub)
+        if cells is self.cells:
+            entry._spans = self._spans
+        entry.own = True
+        return entry
+
 
 def _history_cells(entry: HistoryLine) -> list[Char]:
     """A history row's cells up to its extent (blank ones kept: they count)."""
@@ -372,6 +396,15 @@ def _history_cells(entry: HistoryLine) -> list[Char]:
     if len(cells) < entry.used:
         cells.extend([_BLANK] * (entry.used - len(cells)))
     return cells
+
+
+def _kept_rline(entry: HistoryLine) -> RLine:
+    """The `RLine` of a scrollback row the reflow kept as it was, when it
+    lands on the screen (a wider screen joined rows below it)."""
+    return RLine(_history_cells(entry), entry.wrapped, True, entry.stub, entry)
+
+
+_WRAPPED = attrgetter("wrapped")
 
 
 class RowLayout(NamedTuple):
@@ -1700,7 +1733,14 @@ class VirtualScreen(pyte.Screen):
         Rows of the screen that end up in the scrollback are recorded in the
         history (they left the visible screen) unless `record` is off."""
         old_cols, cursor, buf, sb = self.columns, self.cursor, self.buffer, self.scrollback
-        src = [RLine(_history_cells(e), e.wrapped, True, e.stub, e) for e in sb]
+        # A scrollback row that does not wrap, follows one that does not and
+        # fits the new width is one the reflow cannot change (nothing joins on
+        # to it, nothing splits it): it goes in as it is kept, not copied into
+        # an `RLine` and measured (most rows of a long scrollback; a resize
+        # walked them all, 20-35% of the screen time of a recording that resizes)
+        wraps = list(map(_WRAPPED, sb))
+        src: list[Any] = [e if not (w or before or e.used > columns) else RLine(_history_cells(e), w, True, e.stub, e)
+                          for e, w, before in zip(sb, wraps, [False, *wraps])]
         hsize_before = len(src)
         for y in range(self.lines):
             row = buf.get(y)
@@ -1713,10 +1753,15 @@ class VirtualScreen(pyte.Screen):
             seen = (row.echo is not None and row.echo == cells_text(tuple(cells))) or (row.again and not cells)
             src.append(RLine(cells, row.wrapped, seen))
         out, hsize, hscrolled, (nx, ny) = reflow(
-            src, columns, self.lines, min(self.hscrolled, hsize_before), (cursor.x, hsize_before + cursor.y))
+            src, columns, self.lines, min(self.hscrolled, hsize_before), (cursor.x, hsize_before + cursor.y),
+            _kept_rline)
         self.columns = columns
         new_sb: deque[HistoryLine] = deque(maxlen=sb.maxlen)
         for ln in out[:hsize]:
+            if ln.__class__ is HistoryLine:  # a row the reflow kept as it was (seen: not recorded)
+                if self.scrollback_limit:
+                    new_sb.append(ln.relaid(columns))
+                continue
             cells = tuple(ln.cells)
             # a scrollback row the reflow left as it was reads as it did
             old = ln.entry

@@ -255,6 +255,49 @@ def test_rows_of_one_cell_characters_reflow_as_cell_by_cell(lines, sx, hscrolled
     assert fast == slow
 
 
+@settings(max_examples=300, deadline=None)
+@given(_REFLOW_LINES, st.integers(1, 25), st.integers(0, 10), st.integers(0, 30), st.data())
+def test_scrollback_rows_the_reflow_cannot_change_are_kept_as_they_are(lines, sx, hscrolled, cx, data):
+    # A scrollback row that does not wrap, follows one that does not and fits
+    # the new width is passed as it is kept (not an `RLine`, see `reflow`) and
+    # handed back untouched (made an `RLine` by `expand` if it lands on the
+    # screen): the rows, the scrollback's size, `hscrolled` and the cursor
+    # come out as when every row is an `RLine`.
+    from pyte.screens import Char
+
+    import screen.reflow as rf
+
+    class Kept:
+        def __init__(self, line: rf.RLine) -> None:
+            self.line, self.wrapped = line, line.wrapped
+
+    sy = data.draw(st.integers(1, len(lines)))
+    cy = data.draw(st.integers(len(lines) - sy, len(lines) - 1))  # the cursor is on the screen
+    hsize = len(lines) - sy
+
+    def make(keep: bool) -> list:
+        out: list = []
+        for y, (chars, wrapped, seen) in enumerate(lines):
+            cells = []
+            for ch in chars:
+                cells += [Char(ch), Char("")] if ch == "日" else [Char(ch)]
+            ln = rf.RLine(cells, wrapped, seen or y < hsize)
+            kept = keep and y < hsize and not wrapped and not (y and lines[y - 1][1]) and len(cells) <= sx
+            out.append(Kept(ln) if kept else ln)
+        return out
+
+    def laid_out(result: tuple) -> tuple:
+        out, hsize, hsc, cursor = result
+        rows = [ln.line if isinstance(ln, Kept) else ln for ln in out]
+        return [(ln.cells, ln.wrapped, ln.seen) for ln in rows], hsize, hsc, cursor
+
+    def expand(k: Kept) -> rf.RLine:
+        return rf.RLine(k.line.cells, k.line.wrapped, True)
+
+    assert laid_out(rf.reflow(make(True), sx, sy, hscrolled, (cx, cy), expand)) == \
+        laid_out(rf.reflow(make(False), sx, sy, hscrolled, (cx, cy)))
+
+
 @settings(max_examples=1000, deadline=None)
 @given(st.lists(st.sampled_from(["a", "日", ""]), max_size=14), st.integers(1, 16))
 def test_a_rows_measure_is_the_walk_over_its_cells(chars, sx):
