@@ -78,6 +78,50 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ[_REPLAY_DIR_ENV] = config._capcap_replays  # type: ignore[attr-defined]
 
 
+def _recording_group(item: pytest.Item) -> str | None:
+    """The one recording (or corpus case) a parametrized test reads, as
+    "agent/case", or None when it reads none or several."""
+    callspec = getattr(item, "callspec", None)
+    if callspec is None:
+        return None
+    found: set[str] = set()
+    for value in callspec.params.values():
+        for part in value if isinstance(value, tuple) else (value,):
+            if isinstance(part, str):
+                found.update(_cases_named().get(part, ()))
+            if not isinstance(part, Path):
+                continue
+            case = part.parent if part.suffix == ".cast" else part
+            for base in (RECORDINGS, CORPUS):
+                if case.parent.parent == base:
+                    found.add(f"{case.parent.name}/{case.name}")
+    return found.pop() if len(found) == 1 else None
+
+
+@lru_cache(maxsize=None)
+def _cases_named() -> dict[str, tuple[str, ...]]:
+    """Recording and corpus case folder names -> "agent/case" (tests that
+    parametrize by a case's name)."""
+    named: dict[str, tuple[str, ...]] = {}
+    for base in (RECORDINGS, CORPUS):
+        for cast in base.glob("*/*/session.cast"):
+            named[cast.parent.name] = named.get(cast.parent.name, ()) + (f"{cast.parent.parent.name}/{cast.parent.name}",)
+    return named
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Every test of one recording goes to one xdist worker (`--dist loadgroup`):
+    a worker builds a recording's frames and turns once (`frames_of`,
+    `turns_of` and the agents' own in-process caches) and every test of that
+    recording reads them, where spreading a recording's tests over both
+    workers built them twice."""
+    for item in items:
+        group = _recording_group(item)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     folder = getattr(config, "_capcap_replays", None)
     if folder:
