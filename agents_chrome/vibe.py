@@ -613,7 +613,7 @@ class VibeProfile(ChromeProfile):
             if t.role == "assistant":
                 import textwrap
                 raw = textwrap.dedent(t.text)
-                t.text = _drop_grid_drafts(_merge_grid_layouts(_merge_grid_rows(raw, cut_alone=True))).strip()
+                t.text = _tidy_grids(raw)
                 if not t.text:
                     continue
                 if out and out[-1].role == "assistant":
@@ -621,7 +621,7 @@ class VibeProfile(ChromeProfile):
                     # two layouts of its table): the grid rules read them
                     # together
                     raw = getattr(out[-1], "_raw", out[-1].text) + "\n\n" + raw
-                    out[-1].text = _drop_grid_drafts(_merge_grid_layouts(_merge_grid_rows(raw, cut_alone=True))).strip()
+                    out[-1].text = _tidy_grids(raw)
                     out[-1]._raw = raw  # type: ignore[attr-defined]
                     continue
                 t._raw = raw  # type: ignore[attr-defined]
@@ -725,6 +725,13 @@ def _is_draft(early: list[list[str]], late: list[list[str]]) -> bool:
     checked = early[:-1] if len(early) > 2 else early
     return all(len(a) == len(b) and all(y.startswith(x) for x, y in zip(bare(a), bare(b)))
                for a, b in zip(checked, late))
+
+
+def _tidy_grids(raw: str) -> str:
+    """An answer's text with its tables read whole: each grid row drawn over
+    several rows as one (a word too long for its column starts a row of its
+    own: `cut_alone`), a table's layouts as one, its drafts dropped."""
+    return _drop_grid_drafts(_merge_grid_layouts(_merge_grid_rows(raw, cut_alone=True))).strip()
 
 
 def _drop_grid_drafts(text: str) -> str:

@@ -515,7 +515,7 @@ class FrameBuilder:
                 kept, self._kept_at_top = self._kept_at_top, []
                 below, self._kept_below = self._kept_below, []
                 rows, self._resized_rows = self._resized_rows, []
-                wipe = "\x1b[2K" in data[:i] and not _WIPES_DISPLAY.search(data, 0, i)
+                wipe = _wipes_lines(data, i)
                 to_top = wipe and self._reaches_top(data[:i])
                 if i:
                     self._feed_output(data[:i])
@@ -529,7 +529,7 @@ class FrameBuilder:
             i, self._in_string = _first_drawn(data, self._in_string)
             if i is not None:
                 rows, self._resized_rows = self._resized_rows, []
-                if "\x1b[2K" in data[:i] and not _WIPES_DISPLAY.search(data, 0, i):
+                if _wipes_lines(data, i):
                     to_top = self._reaches_top(data[:i])
                     self._feed_output(data[:i])
                     self._over_wiped(rows, data[i:], to_top)
@@ -782,6 +782,13 @@ def _not_redrawn(kept: list, below: list, drawing: str, buf, first: int) -> list
 
 
 _WIPES_DISPLAY = re.compile(r"\x1b\[[0-9]*J")
+
+
+def _wipes_lines(data: str, i: int) -> bool:
+    """What comes before the first character drawn (`data[:i]`) erases lines
+    (`CSI 2K`) and not the display: a live area's wipe, which can reach rows
+    a resize moved under it (`_kept_wiped`, `_over_wiped`)."""
+    return "\x1b[2K" in data[:i] and not _WIPES_DISPLAY.search(data, 0, i)
 
 
 def _first_drawn(data: str, in_string: bool = False) -> tuple[int | None, bool]:

@@ -399,8 +399,9 @@ def _history_cells(entry: HistoryLine) -> list[Char]:
 
 
 def _kept_rline(entry: HistoryLine) -> RLine:
-    """The `RLine` of a scrollback row the reflow kept as it was, when it
-    lands on the screen (a wider screen joined rows below it)."""
+    """The `RLine` of a scrollback row: one the reflow may change, or one it
+    kept as it was that lands on the screen (a wider screen joined rows
+    below it)."""
     return RLine(_history_cells(entry), entry.wrapped, True, entry.stub, entry)
 
 
@@ -1739,7 +1740,7 @@ class VirtualScreen(pyte.Screen):
         # an `RLine` and measured (most rows of a long scrollback; a resize
         # walked them all, 20-35% of the screen time of a recording that resizes)
         wraps = list(map(_WRAPPED, sb))
-        src: list[Any] = [e if not (w or before or e.used > columns) else RLine(_history_cells(e), w, True, e.stub, e)
+        src: list[Any] = [e if not (w or before or e.used > columns) else _kept_rline(e)
                           for e, w, before in zip(sb, wraps, [False, *wraps])]
         hsize_before = len(src)
         for y in range(self.lines):
