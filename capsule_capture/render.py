@@ -13,6 +13,8 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
+from capsule_capture.console import PipeConsole
+
 if TYPE_CHECKING:
     from screen.vscreen import VirtualScreen
 
@@ -160,7 +162,7 @@ def conversation_header(conv: dict[str, Any]) -> Table:
 
 def print_conversation(conv: dict[str, Any], console: Console | None = None) -> None:
     from capsule_capture.tui.catalog import local_time
-    console = console or Console()
+    console = console or PipeConsole()
     console.rule(Text(conv.get("title") or conv.get("id") or "", "bold"))
     console.print(conversation_header(conv))
     console.print()

@@ -60,8 +60,8 @@ def _store():  # type: ignore[no-untyped-def]
 
 
 def _console():  # type: ignore[no-untyped-def]
-    from rich.console import Console
-    return Console(highlight=False)
+    from capsule_capture.console import PipeConsole
+    return PipeConsole(highlight=False)
 
 
 def _paged(console, lines: int, render) -> None:  # type: ignore[no-untyped-def]

@@ -21,7 +21,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rich.console import Console
+    from capsule_capture.console import PipeConsole as Console
     from rich.table import Table
     from rich.text import Text
 

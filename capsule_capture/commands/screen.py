@@ -21,7 +21,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rich.console import Console
+    from capsule_capture.console import PipeConsole as Console
     from rich.panel import Panel
 
     from screen.cast import CastError
@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _frames(args: argparse.Namespace) -> int:
-    from rich.console import Console
+    from capsule_capture.console import PipeConsole as Console
     from rich.text import Text
 
     from screen.frames import iter_frames
