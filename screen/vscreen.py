@@ -28,7 +28,7 @@ import re
 import unicodedata
 from collections import defaultdict, deque
 from itertools import compress, groupby, repeat
-from operator import attrgetter, is_not, itemgetter
+from operator import is_not, itemgetter
 from typing import Any, Callable, NamedTuple
 
 import pyte
@@ -37,7 +37,7 @@ from pyte.screens import Char, Cursor, Margins, StaticDefaultDict
 from wcwidth import wcwidth
 
 from screen.parser import Parser
-from screen.reflow import RLine, _has_stub, reflow
+from screen.reflow import _WRAPPED, RLine, _has_stub, reflow
 
 # DEC private modes, in pyte's shifted encoding.
 ALT_1049 = 1049 << 5
@@ -403,9 +403,6 @@ def _kept_rline(entry: HistoryLine) -> RLine:
     kept as it was that lands on the screen (a wider screen joined rows
     below it)."""
     return RLine(_history_cells(entry), entry.wrapped, True, entry.stub, entry)
-
-
-_WRAPPED = attrgetter("wrapped")
 
 
 class RowLayout(NamedTuple):
