@@ -71,7 +71,7 @@ STATUS_ROW = regex.compile(r"^[•◦] \S.*\(\d+[hms](?: \d+[hms])* • esc to\b
 LOGO_ROW = regex.compile(r"^[\s\u2800-\u28ff]*[\u2801-\u28ff][\s\u2800-\u28ff]*$")
 # A row that opens an answer, a call or a notice: conversation, never the
 # composer's footer.
-TURN_ROW = regex.compile(r"^[•◦■]\s")
+TURN_ROW = regex.compile(r"^[•◦■](?:\s|$)")
 # A fence row of a code block (```lang, ~~~): typed in the composer, not
 # drawn in the prompt's card, which renders the block's rows alone.
 FENCE_ROW = regex.compile(r"^\s*(```|~~~)")
@@ -345,7 +345,8 @@ class CodexProfile(ChromeProfile):
                                              r"Read|Waited|Applied patch)\b.*)$"),
         # (`└` alone: the first output row Codex shows is blank, the rest below it)
         LineRule("tool-output", "tool_result", r"^\s{2,4}└(?:\s(?P<body>.*))?$"),
-        LineRule("answer", "assistant", r"^•\s(?P<body>.*)$"),
+        # (`•` alone: the answer's first row is blank, a code block's empty first line)
+        LineRule("answer", "assistant", r"^•(?:\s(?P<body>.*))?$"),
     )
 
     # -- regions ----------------------------------------------------------

@@ -777,6 +777,13 @@ def _submitted(frames: list[Frame], hist: list[int], run: Run) -> str | None:
             # what the shell never wrote goes, with the rows it ran on to (the typed
             # line ended before it, on this row)
             stale = cut is not None and f.lines[y][cut:] == base[cut:]  # type: ignore[index]
+            if cut is not None and not stale and f.cursor[1] != y:
+                # the last keys came with Enter, in one frame: the typed line ends further
+                # on, where the row is again what the shell never wrote
+                c = next((c for c in range(cut + 1, len(base)) if base[c:].strip()  # type: ignore[arg-type]
+                          and f.lines[y][c:] == base[c:]), None)  # type: ignore[index]
+                if c is not None:
+                    cut, stale = c, True
             run.stale_at = cut if stale else None
             if stale:
                 lines = list(f.lines)
@@ -1034,6 +1041,8 @@ def _teletype(prev: Frame, cur: Frame) -> bool:
     old_row = before[py] if py < len(before) else ""
     if now[py][:px].rstrip() != old_row[:px].rstrip():  # rows come right-trimmed (of NBSP too)
         return False
+    if cur.cursor == (0, py + 1) and now[py:] == before[py:] + [""] * max(0, len(now) - len(before)):
+        return True  # a CR LF alone: the line editor accepting its line over rows it never wrote
     return now[py:] != before[py:] + [""] * max(0, len(now) - len(before))
 
 
@@ -1041,16 +1050,34 @@ def _resumed(frames: list[Frame], run: Run, stop: int) -> int | None:
     """The frame where the shell took the terminal back after agent run `run`:
     the last one taken as a line editor turned bracketed paste on after plain
     output (`Frame.teletype_from`), when every later frame of the run (the
-    prompt being drawn) only wrote at or after its cursor; else, for a shell
-    with no bracketed paste (dash), the frame its prompt came back in when the
-    prompt ends plain text that began above the prompt's row. Both are placed
-    by the bytes' order, so pauses, or none (a raw log), never move them."""
+    prompt being drawn) only wrote at or after its cursor; else, for a line
+    editor that turns it on only after drawing its prompt (zsh), the frame that
+    ends the first plain text after the agent left the alternate screen, on the
+    same condition; else, for a shell with no bracketed paste (dash), the frame
+    its prompt came back in when the prompt ends plain text that began above
+    the prompt's row. All are placed by the bytes' order, so pauses, or none
+    (a raw log), never move them."""
     for k in range(stop - 1, run.start, -1):
         f = frames[k]
         if f.reason == "resume" and f.teletype_from is not None:
             if all(_teletype(frames[j - 1], frames[j]) for j in range(k + 1, stop)):
                 return k
             return None
+    # a line editor that turns bracketed paste on only once its prompt is drawn (zsh:
+    # `zsh: suspended  codex`, then its end-of-line mark and prompt, each led by a
+    # control sequence): the "plain" frame that ends the first plain text written
+    # after the agent left the alternate screen
+    first = None
+    for k in range(stop - 1, run.start, -1):
+        f = frames[k]
+        if f.alternate:
+            break
+        if f.teletype_from is not None:
+            first = k if f.reason == "plain" else None
+    else:
+        first = None
+    if first is not None and all(_teletype(frames[j - 1], frames[j]) for j in range(first + 1, stop)):
+        return first
     k = stop - 1
     f = frames[k]
     if k > run.start and f.teletype_from is not None and f.teletype_from[1] < prompt_row(f) and not f.alternate:
@@ -1118,10 +1145,13 @@ def after_exit_text(frames: list[Frame], runs: list[Run], i: int, hist: list[int
     _, k, _, (x, y) = got
     f = frames[k]
     hi = _top(runs[i + 1])
+    lo = runs[i].prompt_abs
     text = ""
     for j in range(max(y, 0), len(f.lines)):
         if hi is not None and hist[k] + j >= hi:
             break
+        if lo is not None and hist[k] + j <= lo:
+            continue  # the run's prompt row, where the agent left the cursor (the text began with CR LF)
         row = _cells_from(f, j, x) if j == y else f.lines[j]
         # a row autowrap carried on is one line with the next (full: pad a trimmed space back)
         text += row.ljust(f.columns - (x if j == y else 0)) if _continues(f, j) else row.rstrip() + "\n"
