@@ -29,7 +29,7 @@ import regex
 from wcwidth import wcswidth
 
 from agents_chrome.grids import merge_grid_rows
-from agents_chrome.links import merged_links, with_link_targets, with_stray_link_targets
+from agents_chrome.links import _flat, _whole_label, merged_links, with_stray_link_targets
 from agents_chrome.overlay import popup_rows
 from agents_chrome.profile import ChromeProfile
 from agents_chrome.rules import Labeled, LineRule
@@ -38,7 +38,7 @@ from agents_chrome.transcript import TLine, without_scrollbar
 from agents_chrome.turns import Turn
 from agents_chrome.wraps import broken_token, wide
 from screen.frames import Frame
-from screen.vscreen import FLAG_BOLD
+from screen.vscreen import FLAG_BOLD, FLAG_UNDERLINE
 
 BOX_TOP = regex.compile(r"^\s*╭─")
 PROMPT_ROW = regex.compile(r"^\s?┃\s")
@@ -666,6 +666,7 @@ class AmpProfile(ChromeProfile):
         self._dialogs = []
         self._links: list[tuple[float, str, str]] = []  # (first drawn, target, text) of OSC 8 links
         self._links_used: set[int] = set()
+        self._link_rows: list[str] = []  # each link's row, up to its text (see _link_row)
         link_at: dict[tuple[str, str], int] = {}
         self._after_gap: set[int] = set()
         self._bar_cols: dict[str, int] = {}
@@ -744,6 +745,7 @@ class AmpProfile(ChromeProfile):
                     if (url, label) not in link_at:
                         link_at[(url, label)] = len(self._links)
                         self._links.append((f.time, url, label))
+                        self._link_rows.append(_link_row(f, label))
             if f.alternate:
                 if st is None:
                     block += 1
@@ -904,17 +906,120 @@ class AmpProfile(ChromeProfile):
         # (last, when the rows are measured no more)
         links, used = getattr(self, "_links", None), getattr(self, "_links_used", set())
         if links:
-            windows = []
-            for i, t in enumerate(made):
-                if t.role == "assistant" and t.time is not None:
-                    hi = next((u.time for u in made[i + 1:] if u.time is not None), float("inf"))
-                    t.text = with_link_targets(t.text, links, used, t.time, hi)
-                    windows.append((t, t.time, hi))
+            windows = _link_windows(made)
+            _place_links(windows, links, getattr(self, "_link_rows", []), used)
             # links no window took: a resize redrew their answer (its time is the redraw's)
             texts = with_stray_link_targets([(t.text, lo, hi) for t, lo, hi in windows], links, used)
             for (t, _lo, _hi), text in zip(windows, texts):
                 t.text = text
         return made
+
+
+def _link_windows(made: list[Turn]) -> list[tuple[Turn, float, float]]:
+    """Each answer with the times its links may have been first drawn in:
+    from the time of its first row to the next turn's. A resize makes Amp
+    lay the whole thread out again, and the turns stitched from that
+    drawing carry its time: two prompts or more at one instant. Such an
+    answer was first drawn at some time after the last turn drawn before
+    that instant, so its window opens there (the windows around a redraw
+    overlap, see `_place_links`)."""
+    prompts: dict[float, int] = {}
+    for u in made:
+        if u.role == "user" and u.time is not None:
+            prompts[u.time] = prompts.get(u.time, 0) + 1
+    out = []
+    for i, t in enumerate(made):
+        if t.role != "assistant" or t.time is None:
+            continue
+        hi = next((u.time for u in made[i + 1:] if u.time is not None), float("inf"))
+        lo = t.time
+        if prompts.get(lo, 0) >= 2:
+            first = next(j for j, u in enumerate(made) if u.time == lo)
+            lo = max((u.time for u in made[:first] if u.time is not None and u.time < lo), default=float("-inf"))
+        out.append((t, lo, hi))
+    return out
+
+
+def _link_row(frame: Frame, label: str) -> str:
+    """The row a link was drawn on, from its start to the end of the link's
+    text (underlined), squeezed: what tells its answer from another holding
+    the same short word. Empty when no underlined run opens the text."""
+    for y, spans in enumerate(frame.styles):
+        cells = frame.cells[y] if y < len(frame.cells) else None
+        if not cells:
+            continue
+        for start, stop, _fg, _bg, flags in spans:
+            piece = "".join(c.data for c in cells[start:stop]).strip()
+            if flags & FLAG_UNDERLINE and piece and label.startswith(piece):
+                return _sq("".join(c.data for c in cells[:stop])).replace("*", "")
+    return ""
+
+
+def _row_at(text: str, row: str) -> int | None:
+    """Where in `text` the squeezed `row` (see `_link_row`) starts, when it
+    is there once (spaces and bold marks aside)."""
+    if not row:
+        return None
+    keep = [i for i, c in enumerate(text) if not c.isspace() and c != "*"]
+    flat = "".join(text[i] for i in keep)
+    at = flat.find(row)
+    if at < 0 or flat.find(row, at + 1) >= 0:
+        return None
+    return keep[at]
+
+
+def _place_links(windows: list[tuple[Turn, float, float]], links: list[tuple[float, str, str]],
+                 rows: list[str], used: set[int]) -> None:
+    """Each link's target after its text, in the one answer showing the row
+    the link was drawn on (`rows`, see `_link_row`) when that row holds
+    more than the link's text; else in the answer drawn when the link was,
+    as `with_link_targets` places them one answer at a time. Where windows
+    overlap (a redraw, `_link_windows`) it goes to the one answer among them
+    holding its text; when several do, to the one of those not before the
+    answer the link drawn before it went to (Amp draws an answer's links
+    after the last answer's); still several, the link is left to
+    `with_stray_link_targets`. (A redrawn answer's time can even be later
+    than its links: the row is what tells.)"""
+    pos = [0] * len(windows)
+    floor = 0
+
+    def place(k: int, i: int, m: regex.Match) -> None:
+        nonlocal floor
+        t, url = windows[i][0], links[k][1]
+        used.add(k)
+        t.text = t.text[:m.end()] + " (" + url + ")" + t.text[m.end():]
+        pos[i] = m.end() + len(url) + 3
+        floor = i
+
+    def search(k: int, i: int) -> regex.Match | None:
+        # the link's text on its row, when the answer shows the row (a short
+        # word is often in the answer before it too), else after the last link
+        text, label = windows[i][0].text, links[k][2]
+        at = _row_at(text, rows[k] if k < len(rows) else "")
+        return _whole_label(label).search(text, pos[i] if at is None else at)
+
+    for k, (when, url, label) in enumerate(links):
+        # a web target only: a `file://` link is Amp's own mark on a path it drew, no Markdown's
+        if k in used or not label.strip() or not url.startswith(("http://", "https://")):
+            continue
+        row = rows[k] if k < len(rows) else ""
+        if len(row) >= len(_sq(label)) + 3:
+            showing = [(i, m) for i, (t, _lo, _hi) in enumerate(windows)
+                       if row in _sq(t.text).replace("*", "") and url not in t.text and (m := search(k, i))]
+            if len(showing) == 1:
+                place(k, *showing[0])
+                continue
+        # a redrawn answer was first drawn after the turn before the redraw (an open end)
+        cands = [i for i, (t, lo, hi) in enumerate(windows)
+                 if (lo <= when if lo == t.time else lo < when) and when <= hi]
+        if any(url in windows[i][0].text for i in cands) or (cands and _flat(url) == _flat(label)):
+            used.add(k)
+            continue
+        found = [(i, m) for i in cands if (m := search(k, i))]
+        if len(found) > 1:
+            found = [(i, m) for i, m in found if i >= floor]
+        if len(found) == 1:
+            place(k, *found[0])
 
 
 #: the column Amp draws an answer's text at, and how far past it a code block's rows

@@ -1267,7 +1267,10 @@ class OpenCodeProfile(ChromeProfile):
         join_wrapped_commands(labeled)
         prev = None
         for lb in labeled:
-            if lb.kind == "cont" and lb.rule == "tool-output" and prev == "tool_call":
+            if lb.kind == "cont" and lb.rule == "tool-output" and prev in ("tool_call", "assistant"):
+                # (under an answer: a panel whose title the stitch lost, a
+                # resize while its command ran; its rows are output, never
+                # the answer's text)
                 lb.kind = "tool_result"
             if lb.kind not in ("blank", "chrome") and lb.rule != "bash-wrapped":
                 prev = lb.kind

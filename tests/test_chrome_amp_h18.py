@@ -25,7 +25,9 @@ first drawn when the link was. Two faults:
   target was lost. A link left over goes to the one answer holding its text
   nearest in time (links.with_stray_link_targets); two answers as near (a
   redraw gave them one time) leave it out (here `[bru](…)` of the answer
-  to `Sar ul sha tel 🌊 dra.`: `bru` is a word of the answer before too).
+  to `Sar ul sha tel 🌊 dra.`: `bru` is a word of the answer before too;
+  since h22 the row the link was drawn on names its answer and it is back,
+  test_chrome_amp_h22).
   Web targets only: a `file://` link is Amp's own mark on a path.
 """
 from __future__ import annotations
