@@ -568,7 +568,9 @@ def _rejoin_wrapped(text: str, members: list[Labeled]) -> str:
         body = m.body if m is members[0] or m.rule == "code-gutter" else m.line.text
         if carry and rows and grid_row:
             # a grid's row: the cells as drawn, the row padded to the width it wrapped at
-            rows[-1] = rows[-1] + " " * max(0, carry_w - wcswidth(rows[-1])) + body
+            # (but for the cell a wide character that did not fit left empty)
+            pad = 0 if short_wide and wcwidth(body[:1]) == 2 else max(0, carry_w - wcswidth(rows[-1]))
+            rows[-1] = rows[-1] + " " * pad + body
         elif carry and rows:
             # (a row ending in a wide character one cell short of the width, carried on to a
             # narrow character: the cell left was a space, stripped with the row's end; only a
@@ -1237,6 +1239,7 @@ def _drop_stale_live_copies(labeled: list[Labeled]) -> None:
             _label_live_fragments(labeled[i:end])
             _drop_prefix_copies(labeled[i:end])
             _drop_raw_table_drafts(labeled[i:end])
+            _drop_lone_grid_rows(labeled[i:end])
         i = end
 
 
@@ -1283,10 +1286,15 @@ def _label_live_fragments(answer: list[Labeled]) -> None:
 _MIN_COPY = 8
 
 
+_LINK_MARKS = str.maketrans("", "", "[]()")
+
+
 def _drop_prefix_copies(answer: list[Labeled]) -> None:
     """_drop_stale_live_copies for one disturbed answer's rows."""
     rows = [lb for lb in answer if lb.kind in ("assistant", "cont") and lb.line.text.strip()]
-    keys = ["".join(lb.line.text.split()) for lb in rows]
+    # a link streams as the model wrote it (`[text](https://ex`) and is drawn
+    # `text (https://example.org/…)` once whole: brackets and parens left out
+    keys = ["".join(lb.line.text.translate(_LINK_MARKS).split()) for lb in rows]
 
     def layout() -> tuple[str, list[int]]:
         at = [0]
@@ -1356,13 +1364,52 @@ def _drop_raw_table_drafts(answer: list[Labeled]) -> None:
         k = end
 
 
+#: a whole row of a grid, its top border or a row of cells (the answer's `✦` left out)
+_GRID_ROW = regex.compile(r"^(?:┌[─┬]*┐|│.*│)$")
+
+def _box_edge(ch: str) -> bool:
+    """A box-drawing character (a grid's, a rounded box's, a heavy one's)."""
+    return "\u2500" <= ch <= "\u257f"
+
+
+def _drop_lone_grid_rows(answer: list[Labeled]) -> None:
+    """A resize while Ink draws a table can leave one row of it behind at
+    the old width, when its erase misses it (the table's top border just
+    drawn, a row of cells): the table is then drawn whole at the new width.
+    A whole grid row with no piece of a box on the answer's rows with text
+    around it (a table has a border above and under its rows) holds nothing
+    of the answer: chrome."""
+    rows = [lb for lb in answer if lb.kind in ("assistant", "cont") and lb.line.text.strip()]
+
+    def piece(k: int) -> bool:
+        text = rows[k].line.text.strip().lstrip("✦ ") if 0 <= k < len(rows) else ""
+        return bool(text) and (_box_edge(text[0]) or _box_edge(text[-1]))
+
+    for k, lb in enumerate(rows):
+        text = lb.line.text.strip().lstrip("✦ ")
+        if not _GRID_ROW.match(text) or lb.line.wrapped or (k and rows[k - 1].line.wrapped):
+            continue
+        if text[0] == "┌":  # a top border: its grid's rows go on under it (another top is no row of it)
+            nxt = rows[k + 1].line.text.strip().lstrip("✦ ") if k + 1 < len(rows) else ""
+            lone = not nxt.startswith(("│", "├", "└"))
+        else:
+            lone = not piece(k - 1) and not piece(k + 1)
+        if lone:
+            lb.kind, lb.rule, lb.body = "chrome", "stale-grid-row", ""
+
+
 def _gutter_follows(labeled: list[Labeled], j: int, want: int) -> bool:
-    """The row at j is a code row numbered `want` (a block whose first line
-    is empty draws its `1` alone: the `2` under it tells the gutter)."""
-    if j >= len(labeled) or labeled[j].kind not in ("cont", "blank"):
-        return False
-    mj = GUTTER.match(labeled[j].line.text)
-    return bool(mj and int(mj.group("n")) == want and mj.group("code") is not None)
+    """The row at j is a code row numbered `want` (a block whose first lines
+    are empty draws its `1`, `2`… alone: the first number with code under
+    them tells the gutter)."""
+    while j < len(labeled) and labeled[j].kind in ("cont", "blank"):
+        mj = GUTTER.match(labeled[j].line.text)
+        if not mj or int(mj.group("n")) != want:
+            return False
+        if mj.group("code") is not None:
+            return True
+        j, want = j + 1, want + 1
+    return False
 
 
 def _strip_gutters(labeled: list[Labeled]) -> None:

@@ -243,6 +243,9 @@ class FrameBuilder:
         self._kept_below: list = []  # the rows of the screen under them, as the shrink left them
         self._resized_rows: list = []  # the screen's rows as a resize left them, until the next drawing
         self._in_string = False  # while it waits: the output so far ends inside an OSC or DCS string
+        # while it waits, the output since the resize that drew nothing: its
+        # line erases, display erases, and whether its moves reached the top row
+        self._undrawn = (False, False, False)
         self._returned_mark = 0
         self._inputs: list[str] = []
         self._dirty = False  # output since the last frame
@@ -375,6 +378,7 @@ class FrameBuilder:
                                       [self.screen._history_entry(self.screen.buffer.get(y))
                                        for y in range(self.screen.lines)])
                 self._in_string = False
+                self._undrawn = (False, False, False)
                 self._plain_from = self._plain_across_resize(plain, old_start)
                 self._plain_text = self._plain_text and self._plain_from is not None
                 self._mark("resize")
@@ -511,12 +515,13 @@ class FrameBuilder:
             data, self._carry = self._carry + data, ""
         if self._kept_at_top:
             i, self._in_string = _first_drawn(data, self._in_string)
-            if i is not None:
+            if i is None:
+                self._wait_drawing(data)
+            else:
                 kept, self._kept_at_top = self._kept_at_top, []
                 below, self._kept_below = self._kept_below, []
                 rows, self._resized_rows = self._resized_rows, []
-                wipe = _wipes_lines(data, i)
-                to_top = wipe and self._reaches_top(data[:i])
+                wipe, to_top = self._wipe_before(data, i)
                 if i:
                     self._feed_output(data[:i])
                     data = data[i:]
@@ -527,10 +532,12 @@ class FrameBuilder:
                     self._over_wiped(rows, data, to_top)
         elif self._resized_rows:
             i, self._in_string = _first_drawn(data, self._in_string)
-            if i is not None:
+            if i is None:
+                self._wait_drawing(data)
+            else:
                 rows, self._resized_rows = self._resized_rows, []
-                if _wipes_lines(data, i):
-                    to_top = self._reaches_top(data[:i])
+                wipe, to_top = self._wipe_before(data, i)
+                if wipe:
                     self._feed_output(data[:i])
                     self._over_wiped(rows, data[i:], to_top)
                     data = data[i:]
@@ -599,6 +606,25 @@ class FrameBuilder:
             self._dirty = True
         if pos < len(data):
             feed(data[pos:])
+
+    def _wait_drawing(self, data: str) -> None:
+        """An event after a resize that draws nothing: its moves and erases
+        (fed as usual) belong to the wipe before the first drawing, which a
+        renderer may write in an event of its own (Gemini CLI's Ink: the
+        erase of its live area, then the rows it draws again)."""
+        lines, display, top = self._undrawn
+        self._undrawn = (lines or "\x1b[2K" in data, display or bool(_WIPES_DISPLAY.search(data)),
+                         top or self._reaches_top(data))
+
+    def _wipe_before(self, data: str, i: int) -> tuple[bool, bool]:
+        """The first drawing after a resize is at `data[i]`: whether the
+        output before it since the resize (this event's and the undrawn
+        events' before it) wipes lines and not the display (`_wipes_lines`),
+        and whether its moves took the cursor to the top row."""
+        lines, display, top = self._undrawn
+        self._undrawn = (False, False, False)
+        wipe = (lines or "\x1b[2K" in data[:i]) and not (display or _WIPES_DISPLAY.search(data, 0, i))
+        return wipe, wipe and (top or self._reaches_top(data[:i]))
 
     def _kept_wiped(self, kept: list, below: list | None = None, drawing: str = "") -> bool:
         """The program's first drawing after a shrink: were the rows the shrink
