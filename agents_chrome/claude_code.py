@@ -156,7 +156,11 @@ class ClaudeCodeProfile(ChromeProfile):
         LineRule("task-list", "chrome", TASK_HEAD.pattern),
         LineRule("exit-hint", "chrome", r"^\s*Press Ctrl-[CD] again to exit"),
         # what it prints as Ctrl+Z stops it, before the shell's job message
-        LineRule("suspended", "chrome", r"^\s*Claude Code is suspended\. Run `fg` to bring it back\.?\s*$"),
+        # (2.1.197: `Claude Code has been suspended. Run `fg` to bring Claude Code back.`, written
+        # over the input box's rule: the rest of the rule stays on the row; then a note)
+        LineRule("suspended", "chrome", r"^\s*Claude Code (?:is|has been) suspended\. Run `fg` to bring"
+                 r" (?:it|Claude Code) back\.?[─━]*\s*$"),
+        LineRule("suspend-note", "chrome", r"^\s*Note: ctrl \+ z now suspends Claude Code\b.*$"),
         LineRule("undo-hint", "chrome", r"^\s*To undo typing, press ctrl\+_\.?\s*$"),
         LineRule("resume-hint", "chrome", r"^\s*(Resume this session with:|claude( --?[\w-]+(?: (?!--)\S+)?)*? --resume\s+[0-9a-f-]{8,})\s*$"),
         LineRule("footer-hints", "chrome", r"(\? for shortcuts|esc to interrupt|← for agents|shift\+tab to cycle"
@@ -354,12 +358,24 @@ class ClaudeCodeProfile(ChromeProfile):
         streamed while the user looked elsewhere) stays.
         """
         seen: set[str] = set()
+        seen_words: set[str] = set()  # the words of the rows in `seen`, chrome rows aside
         last_view: list[str | None] | None = None  # the last view's rows, and their set
         last_rows: set[str] = set()
+        fresh_words = False  # the last view shows a word no view showed before
         pin: str | None = None  # the prompt pinned over the top row of the last scrolled-back view
         clears, in_clear = 0, False
+        size: tuple[int, int] | None = None
+        resized = False  # the terminal was resized while the full-screen view was up
+        # a view that left out the last message was left out, and no view of that size
+        # since has shown a word not shown before: the message is still left out (the
+        # slash menu drawn over the blank rows hides the shape, not the loss)
+        withheld = False
+        chrome = [r for r in self.rules if r.name in _STATUS_RULES]
         for f in frames:
             if f.alternate:
+                if size is not None and (f.columns, f.rows) != size:
+                    resized, withheld = True, False
+                size = (f.columns, f.rows)
                 top = self._frame_box_top(f)
                 fresh = top is not None and _fresh_clear(f.lines, top)
                 clears += fresh and not in_clear
@@ -379,9 +395,19 @@ class ClaudeCodeProfile(ChromeProfile):
                     if view != last_view:  # (most frames show the rows the last one did)
                         last_view = view
                         last_rows = {r for r in view if r is not None and len(r.strip()) >= 3}
+                        words = {w for r in last_rows - seen if not any(c.match(r) for c in chrome)
+                                 for w in _TABLE_WORD.findall(r)}
+                        fresh_words = not words <= seen_words
                     rows = last_rows
                     if self._scrolled(f) and rows <= seen:
                         continue
+                    if resized and not fresh_words and (withheld or (top is not None and _withheld_tail(f.lines, top))):
+                        withheld = True
+                        continue  # 2.1.197's redraw after a resize without the last message (`_withheld_tail`)
+                    withheld = False
+                    if fresh_words:
+                        seen_words |= words
+                        fresh_words = False
                     seen |= rows
             yield f
 
@@ -820,8 +846,9 @@ class ClaudeCodeProfile(ChromeProfile):
                 else:
                     text = _echo_lines(text, members)
         if kind == "assistant":
-            if not any(m.line.source == "alt" for m in members):  # inline: history keeps old layouts
-                text = _without_stale_tables(text)
+            # inline, history keeps old layouts; full screen, a table relaid at a new
+            # width whose words the join could not follow (its cells wrapped anew)
+            text = _without_stale_tables(text)
             text = _one_row_per_record(_nested_numbers(text))
         return Turn(kind, _close_vs16_shadows(text) if kind != "tool_call" else text)
 
@@ -978,6 +1005,43 @@ def _fresh_clear(lines: list[str], end: int) -> bool:
     if y >= end or not CLEAR_ECHO.match(lines[y]):
         return False
     return all(not ln.strip() or ln.lstrip().startswith("⎿") for ln in lines[y + 1:end])
+
+
+#: rows of chrome whose words change from frame to frame (a spinner's time and
+#: tokens, the tip under it): no new text of the conversation
+_STATUS_RULES = frozenset({"status-star", "status-star-tokens", "tip", "thinking-time"})
+_SPINNER = regex.compile(rf"^\s*{STAR}\s+\S")
+
+
+def _withheld_tail(lines: list[str], end: int) -> bool:
+    """A full-screen view (the input box at row `end`) that leaves three blank
+    rows or more between the conversation's last row and the box (or the
+    spinner and its tip above it), the header not in view.
+
+    A conversation taller than the view is drawn down to the box, one blank
+    row above it; after a resize, Claude Code 2.1.197 draws it anew at the
+    new width and may leave out the last message (the answer still
+    streaming, or just streamed), its rows blank: the view ends at the
+    prompt or the call row above it, and stays so until the next render.
+    Placed as a view, the rows above the blank stretch are an older part of
+    the conversation that the new layout already drew below (a copy of the
+    prompt, of a whole turn); a later render draws the message again.
+    `_new_text_only` leaves such views out while they show nothing new."""
+    y = end - 1
+    while y >= 0 and not lines[y].strip():
+        y -= 1
+    gap = end - 1 - y
+    z = y
+    while z >= 0 and lines[z].lstrip().startswith("⎿"):
+        z -= 1
+    if z >= 0 and _SPINNER.match(lines[z]):
+        y = z - 1
+        while y >= 0 and not lines[y].strip():
+            y -= 1
+        gap = z - 1 - y
+    if y < 0 or gap < 3:
+        return False
+    return not any(HEADER.match(ln) or _HEADER_FIRST.match(ln) for ln in lines[:y + 1])
 
 
 def _task_panel(lines: list[str], end: int) -> int:
@@ -2404,7 +2468,9 @@ def _drop_stale_copies(lines: list[str], end: int) -> list[str]:
         words = set(_TABLE_WORD.findall(lines[i]))
         if not words and grid[i]:
             continue
-        verdict[i] = bool(words - vocab - seen) or not grid[i]
+        # (a word cut short where the cell stopped streaming is the start of the table's)
+        own = {w for w in words - vocab - seen if not any(v.startswith(w) for v in vocab)}
+        verdict[i] = bool(own) or not grid[i]
         if verdict[i]:
             seen |= words - vocab
     dropped = sum(1 for v in verdict.values() if not v)

@@ -1182,10 +1182,21 @@ def agent_frames(frames: list[Frame], runs: list[Run], i: int, hist: list[int] |
     lo = r.prompt_abs
     if r.prompt_abs is not None and r.resumed:
         lo += len(notice if notice is not None else resume_notice(frames, r, hist))
+    # An agent that wipes its screen in place (an inline `/clear`: the cursor home,
+    # each row erased) frees the rows below its new drawing: the shell's next prompt
+    # may come back on a row that held the agent's text before the wipe. Frames
+    # before the run's last wipe were all drawn before any of the shell's rows: only
+    # the frames from it on end above the next prompt.
+    wiped = max((k for k in range(r.start, stop) if frames[k].marks and not frames[k].alternate
+                 and any(why == "clear" for _o, why in frames[k].marks)), default=r.start)
+
+    def below(k: int) -> int | None:
+        return hi if k >= wiped else None
+
     if got is None:
-        return [_blank_outside(frames[k], hist[k], lo, hi) for k in range(r.start, stop)]
+        return [_blank_outside(frames[k], hist[k], lo, below(k)) for k in range(r.start, stop)]
     k0, k1, last, _ = got
-    out = [_blank_outside(frames[k], hist[k], lo, hi) for k in range(r.start, k0)]
+    out = [_blank_outside(frames[k], hist[k], lo, below(k)) for k in range(r.start, k0)]
     # the lines that scrolled off up to the full frame, as one step (rows the text pushed
     # up are the agent's: they scrolled before the text began)
     scrolled = [t for k in range(k0, k1 + 1) for t in frames[k].scrolled]

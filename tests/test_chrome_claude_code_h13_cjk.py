@@ -37,6 +37,10 @@ LOSES_AN_ANSWER = {
     "h18-cc-s1802-full-198x44": "a block quote with wide characters keeps Claude Code's `▎` bar on each of its "
                                 "rows (`▎ sheal_troftskooskquoft 한국어 …`): the bar is no text the model served "
                                 "(it served one `> ` line); the replay does not give the quote back as markdown",
+    "h22-cc197-s2202-full-64x25": "a block quote with wide characters keeps Claude Code's `▎` bar (`▎ defleindkoun_"
+                                  "kreackfear … 設定ファイル piondzhoum nanquer:`), as h18-cc-s1802's",
+    "h22-cc197-s2218-full-81x37": "a block quote with wide characters keeps Claude Code's `▎` bar (`▎ Fultpeand "
+                                  "fixpainmou pendgaftvoock 测试数据.`), as h18-cc-s1802's",
 }
 
 

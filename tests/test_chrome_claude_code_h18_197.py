@@ -148,6 +148,10 @@ KNOWN_LOST = {
                                      "takes the old layout's row up to its last word",
     "h17-cc-s1704-full-53x20": "a tall Edit approval and tool rows on a 53x20 view (h17's known tall Edit "
                                "approvals): a paragraph of the answer after them is lost",
+    "h22-cc197-s2218-full-81x37": "a paragraph streaming at 152x22 when the width changed keeps its row cut at "
+                                  "`Wulglift flean_sh`; the new layout left the message out (`_withheld_tail`) "
+                                  "and the rest of the paragraph, streamed as the width changed (`aft … zhion "
+                                  "krockgouck keaspzha…`), is lost",
 }
 
 
