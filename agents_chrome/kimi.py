@@ -44,6 +44,7 @@ import regex
 from wcwidth import wcwidth
 
 from agents_chrome.cjk_bold import marked_ideograph_bold
+from agents_chrome.input_line import InputLine
 from agents_chrome.links import merged_links, with_link_targets
 from agents_chrome.profile import ChromeProfile
 from agents_chrome.rules import COMMON_CHROME, Labeled, LineRule
@@ -951,7 +952,11 @@ class KimiProfile(ChromeProfile):
         # a link of its own
         link_keys: set[tuple[str, str, int]] = set()
         prompts_seen = 0  # prompt echo rows drawn so far
+        keys = InputLine()
+        self._pasted: list[str] = []  # each prompt sent with a paste in it, as the keys typed it
         for nth, f in enumerate(frames):
+            if f.inputs:
+                self._pasted.extend(keys.feed(f.inputs))
             seen = seen | {f.columns} if f.columns not in seen else seen
             if f.links:
                 for url, label in merged_links(f.links):
@@ -1080,9 +1085,23 @@ class KimiProfile(ChromeProfile):
 
     def _typed(self, echo: str) -> str:
         """The prompt as typed: its echo made exact by the input box it was
-        typed in (the next box emptied with the same characters)."""
+        typed in (the next box emptied with the same characters). A prompt
+        sent with a paste in it is the keys' line when the recording has
+        them: a typed line exactly as wide as the terminal, then a line break,
+        is drawn (echo and box) like a longer line wrapped there."""
         boxes = getattr(self, "_boxes", [])
         key = "".join(echo.split())
+        pasted = getattr(self, "_pasted", [])
+        for k in range(getattr(self, "_pasted_next", 0), len(pasted)):
+            keyed = "".join(pasted[k].split())
+            # keys a pager or dialog took (the `q` that closed `/help`) may open the line
+            if key and keyed.endswith(key):
+                self._pasted_next = k + 1
+                i, extra = 0, len(keyed) - len(key)
+                while extra:
+                    extra -= not pasted[k][i].isspace()
+                    i += 1
+                return pasted[k][i:].strip()
         for k in range(getattr(self, "_box_next", 0), len(boxes)):
             held = "".join(boxes[k].split())
             if held and key.startswith(held) and 2 * len(held) >= len(key):

@@ -282,7 +282,8 @@ class Stitcher:
         covered = sum(1 for v in view if v is None)  # under a popup: may hold any row
         return sum(1 for d in rest if _squeeze(d) not in shown) <= max(2, len(rest) // 8) + covered
 
-    def add(self, view: Sequence[Row], time: float = 0.0, at_end: bool = False, live: bool = False) -> None:
+    def add(self, view: Sequence[Row], time: float = 0.0, at_end: bool = False, live: bool = False,
+            printed: bool = False) -> None:
         """`at_end`: the program shows (e.g. by its scrollbar) that the view
         ends where the document does: it is never paging and never anchors
         on an older copy of its lines away from the tail (Amp).
@@ -293,7 +294,13 @@ class Stitcher:
         view may still replace rows above the document's end. It is never
         paging, though: a view whose every row lies on an older copy of
         itself away from the tail (the block a command prints, printed
-        again) continues the document (`_older_copy`)."""
+        again) continues the document (`_older_copy`).
+
+        `printed`: with `live`, nothing was taken from the document's end
+        since the program last showed it (a command's output printed, no
+        tool folding its rows): a view that is an older copy of a stretch
+        with rows of the document after it continues the document even
+        where that copy lies near the tail (a short document)."""
         view = list(view)
         while view and view[-1] is not None and not view[-1].strip():
             view.pop()
@@ -316,7 +323,7 @@ class Stitcher:
         memo = self._memo
         # (the document is most often the very list the last add left: its
         # identity answers before a row-by-row comparison)
-        if (memo is not None and memo[1] == (at_end, live) and memo[0] == view
+        if (memo is not None and memo[1] == (at_end, live, printed) and memo[0] == view
                 and self._indexed is self.doc and (memo[2] is self.doc or memo[2] == self.doc)):
             if memo[3] is not None:
                 self._apply(memo[3], time)
@@ -324,13 +331,19 @@ class Stitcher:
         before = self.doc
         consistent = self._indexed is before
         self._op = None
-        self._add(view, time, at_end, live)
-        self._memo = (view, (at_end, live), before, self._op) if consistent else None
+        self._add(view, time, at_end, live, printed)
+        self._memo = (view, (at_end, live, printed), before, self._op) if consistent else None
 
-    def _add(self, view: list[Row], time: float, at_end: bool, live: bool = False) -> None:
+    def _add(self, view: list[Row], time: float, at_end: bool, live: bool = False, printed: bool = False) -> None:
         n, m = len(view), len(self.doc)
         vd = [v is not None and len(v.strip()) >= 3 for v in view]  # _distinct per row
         votes = self._votes(view, vd)
+        if live and printed and votes:
+            best = max(votes.values())
+            o = max(o for o, v in votes.items() if v == best)
+            if o + n < m and self._older_copy(view, vd, o, 2 if sum(vd) > 2 else 1):
+                self._replace(m, [], view, time, gap=True)
+                return
         if at_end:
             voted = bool(votes)
             votes = Counter({o: v for o, v in votes.items()

@@ -331,6 +331,7 @@ class VibeProfile(ChromeProfile):
         self._pastes = keys.pastes  # filled as the frames' keys are fed
         held: str | None = None
         pending: tuple[float, str] | None = None
+        slashed = False  # the last thing sent from the input box was a slash command
         out: list[TLine] = []
         times: dict[int, float] = {}
         block = 0
@@ -344,6 +345,9 @@ class VibeProfile(ChromeProfile):
                 typed = self._input_text(f)
                 if held and typed == "":
                     pending = (f.time, held)  # sent, or cleared: sent once the agent starts working
+                    # a slash command sent: what it prints comes at the end, and nothing the
+                    # agent runs folds rows there until the next prompt is sent
+                    slashed = held.lstrip().startswith("/")
                 if typed is not None:
                     held = typed
                 if pending and f.time - pending[0] > 5.0:
@@ -364,8 +368,10 @@ class VibeProfile(ChromeProfile):
                 if view is not None and (pos != "back" or _ends_past(view, st.doc, f.columns != added_width)):
                     times[f.index] = f.time
                     # at the end, the view pages nowhere: rows it shares only with an
-                    # older copy of themselves (`/help` printed again) are new
-                    st.add(view, f.index, width=f.columns, live=pos == "end")
+                    # older copy of themselves (`/help` printed again) are new; after a
+                    # slash command nothing folds away at the end (no tool runs), so such
+                    # a copy is new even near the tail of a short document (`printed`)
+                    st.add(view, f.index, width=f.columns, live=pos == "end", printed=slashed)
                     added_width = f.columns
             elif st is not None:
                 out.extend(self._stitched(st, block, times))
@@ -393,12 +399,14 @@ class VibeProfile(ChromeProfile):
         # (a box without its bottom rule is a frame caught half painted while
         # a resize redraws the screen: its rows may hold what was drawn there
         # before, a table cell's digits under the `>`)
-        if not closed or not rows or not rows[0].startswith(">"):
+        # (a slash command being typed takes the `>` marker's place: `/ help`)
+        if not closed or not rows or not rows[0].startswith((">", "/ ")):
             return None
+        slash = "/" if rows[0].startswith("/") else ""
         rows = [rows[0][2:]] + [r[2:] if r.startswith("  ") else r for r in rows[1:]]
         while rows and not rows[-1].strip():
             rows.pop()
-        return _join_prompt_rows(rows, frame.columns - 1) if rows else ""
+        return slash + _join_prompt_rows(rows, frame.columns - 1) if rows else slash
 
     def _stitched(self, st: LayoutStitcher, block: int, times: dict[int, float]) -> list[TLine]:
         """The stitched rows, each with the time of the frame it was first seen in
@@ -420,7 +428,12 @@ class VibeProfile(ChromeProfile):
         return width
 
     def _note_tools(self, rows: list[str], time: int) -> None:
-        for r in rows:
+        # a row is one call however many frames show it; under the prompt last
+        # sent, once that prompt is drawn, it is this turn's call even when an
+        # earlier turn ran the same command (`ls -1` twice in a session)
+        turn = len(getattr(self, "_submitted", []))
+        below = _below_prompt(rows, self._submitted[-1][1]) if turn else len(rows)
+        for n, r in enumerate(rows):
             m = TOOL_LINE.match(r)
             arg = m.group("arg").strip() if m else ""
             first = arg.split(",")[0].strip()
@@ -428,8 +441,8 @@ class VibeProfile(ChromeProfile):
                     all(SUMMARY.match(p.strip()) for p in first.split(" and ")) and not TODO_ARG.match(arg)):
                 continue
             key = (m.group("verb"), m.group("arg").strip())
-            if key not in self._tools_set:
-                self._tools_set.add(key)
+            if key not in self._tools_set or (n >= below and (*key, turn) not in self._tools_set):
+                self._tools_set.update((key, (*key, turn)))
                 self._tools_seen.append((time, *key))
 
     # -- turns ------------------------------------------------------------
@@ -496,6 +509,7 @@ class VibeProfile(ChromeProfile):
             folded = self._folded_summary(verb, name, arg, self._seq(members[0].line))
             if folded is not None:
                 return folded
+            self._shown_alone(m.group("verb"), arg, self._seq(members[0].line))
             return Turn("tool_call", arg, name=name, extra={"verb": verb})
         if kind == "system":
             rows = [regex.sub(r"^\s*[⎡⎢⎣] ?", "", m.line.text) for m in members]
@@ -584,6 +598,17 @@ class VibeProfile(ChromeProfile):
             out.extend(self._expand_summary(v, tool, int(m.group("n") or m.group("times")), time))
         return out
 
+    def _shown_alone(self, verb: str, arg: str, time: int) -> None:
+        """A call row the history kept as it is: its sighting (this turn's
+        latest of that row) is no call a summary row of the turn folded."""
+        seen = getattr(self, "_tools_seen", [])
+        used = getattr(self, "_tools_used", set())
+        start = getattr(self, "_turn_start", float("-inf"))
+        mine = [i for i, (t, v, a) in enumerate(seen)
+                if v == verb and a == arg and i not in used and start - 1e-6 <= t <= time + 1e-6]
+        if mine:
+            self._tools_used = used | {mine[-1]}
+
     def _expand_summary(self, verb: str, name: str, n: int, time: int) -> list[Turn]:
         seen = getattr(self, "_tools_seen", [])
         used = getattr(self, "_tools_used", set())
@@ -627,6 +652,25 @@ class VibeProfile(ChromeProfile):
                 t._raw = raw  # type: ignore[attr-defined]
             out.append(t)
         return out
+
+
+def _below_prompt(rows: list[str], sent: str) -> int:
+    """The index of the first row under the history's drawing of the prompt
+    `sent` (its `> ` row, rows indented under it, its rule), the last such
+    prompt in `rows`; len(rows) when it is not drawn there (not yet, or
+    scrolled away)."""
+    want = "".join(sent.split())
+    for i in range(len(rows) - 1, -1, -1):
+        if not rows[i].startswith("> "):
+            continue
+        j = i + 1
+        while j < len(rows) and rows[j].startswith("  ") and not RULE.match(rows[j]):
+            j += 1
+        head = "".join(rows[i][2:].split())
+        if j < len(rows) and RULE.match(rows[j]) and head and want.startswith(head):
+            return j + 1
+        return len(rows)
+    return len(rows)
 
 
 def _join_prompt_rows(rows: list[str], width: int) -> str:

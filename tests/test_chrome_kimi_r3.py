@@ -21,6 +21,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from tests.conftest import cli_replay, recording_cases
+from tests.test_chrome_kimi_h22 import full_width_pastes
 from tests.test_timing import retime, turns_of
 
 AGENT = "kimi"
@@ -45,8 +46,11 @@ def test_prompts_exactly_as_typed(case: Path, screen_only: bool, tmp_path_factor
     want = [t["text"] for t in truth(case)["turns"] if t["role"] == "user" and not t.get("kind")]
     got = [t["text"] for t in replay(case, screen_only, tmp_path_factory)["turns"] if t["role"] == "user"]
     assert len(got) == len(want)
+    # a pasted line as wide as the terminal, then a line break: on screen alone it
+    # reads as a longer line folded there (test_chrome_kimi_h22: a strict xfail)
+    folded = full_width_pastes(case) if screen_only else []
     for i, (w, g) in enumerate(zip(want, got)):
-        if (case.name, i) in SWALLOWED:
+        if (case.name, i) in SWALLOWED or any(p in w for p in folded):
             continue
         # spaces typed at the end are drawn as blank cells, and Kimi sends the prompt
         # without them (its own session files hold it so)
