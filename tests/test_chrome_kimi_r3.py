@@ -328,7 +328,10 @@ def test_native_thinking(case: Path) -> None:
     from archive.providers.kimi import PROVIDER
     sessions = [d for d in (case / "native" / ".kimi" / "sessions").glob("*/*") if (d / "context.jsonl").exists()]
     assert sessions
-    turns = [t for d in sessions for c in PROVIDER._parse(d).conversations for t in c.turns]
+    # a `/clear` leaves a second session: in the order they began (a folder's listing
+    # order is the filesystem's, not the sessions')
+    convs = sorted((c for d in sessions for c in PROVIDER._parse(d).conversations), key=lambda c: c.started_at or "")
+    turns = [t for c in convs for t in c.turns]
     # a turn interrupted while it streamed (Ctrl-C) leaves no message in
     # context.jsonl (only in wire.jsonl): its reasoning is not there either
     segments: list[list[dict]] = []
