@@ -53,18 +53,19 @@ def load_conversation(path: str, agent: str | None, size: tuple[int, int] | None
 
 
 def run(args: argparse.Namespace) -> int:
-    from capsule_capture.render import conversation_markdown, print_conversation
     conv = load_conversation(args.file, args.agent, args.size, args.timing)
     if args.format == "json":
         # one write of the whole document (json.dump writes each of its many
         # pieces through the text layer on its own)
         sys.stdout.write(json.dumps(conv, ensure_ascii=False, indent=1) + "\n")
     elif args.format == "markdown":
+        from capsule_capture.render import conversation_markdown  # (rich: imported only where it draws)
         sys.stdout.write(conversation_markdown(conv))
     elif args.format == "text":
         for t in conv["turns"]:
             label = t["role"] + (f" {t['name']}" if t.get("name") else "")
             sys.stdout.write(f"[{label}]\n{t['text']}\n\n")
     else:
+        from capsule_capture.render import print_conversation
         print_conversation(conv)
     return 0
