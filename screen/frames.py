@@ -613,17 +613,18 @@ class FrameBuilder:
         renderer may write in an event of its own (Gemini CLI's Ink: the
         erase of its live area, then the rows it draws again)."""
         lines, display, top = self._undrawn
-        self._undrawn = (lines or "\x1b[2K" in data, display or bool(_WIPES_DISPLAY.search(data)),
-                         top or self._reaches_top(data))
+        more_lines, more_display = _erases(data, len(data))
+        self._undrawn = (lines or more_lines, display or more_display, top or self._reaches_top(data))
 
     def _wipe_before(self, data: str, i: int) -> tuple[bool, bool]:
         """The first drawing after a resize is at `data[i]`: whether the
         output before it since the resize (this event's and the undrawn
-        events' before it) wipes lines and not the display (`_wipes_lines`),
+        events' before it) wipes lines and not the display (`_erases`),
         and whether its moves took the cursor to the top row."""
         lines, display, top = self._undrawn
         self._undrawn = (False, False, False)
-        wipe = (lines or "\x1b[2K" in data[:i]) and not (display or _WIPES_DISPLAY.search(data, 0, i))
+        more_lines, more_display = _erases(data, i)
+        wipe = (lines or more_lines) and not (display or more_display)
         return wipe, wipe and (top or self._reaches_top(data[:i]))
 
     def _kept_wiped(self, kept: list, below: list | None = None, drawing: str = "") -> bool:
@@ -810,11 +811,11 @@ def _not_redrawn(kept: list, below: list, drawing: str, buf, first: int) -> list
 _WIPES_DISPLAY = re.compile(r"\x1b\[[0-9]*J")
 
 
-def _wipes_lines(data: str, i: int) -> bool:
-    """What comes before the first character drawn (`data[:i]`) erases lines
-    (`CSI 2K`) and not the display: a live area's wipe, which can reach rows
-    a resize moved under it (`_kept_wiped`, `_over_wiped`)."""
-    return "\x1b[2K" in data[:i] and not _WIPES_DISPLAY.search(data, 0, i)
+def _erases(data: str, end: int) -> tuple[bool, bool]:
+    """Whether `data[:end]` erases lines (`CSI 2K`) and whether it erases the
+    display: a live area's wipe is the first without the second, and can
+    reach rows a resize moved under it (`_kept_wiped`, `_over_wiped`)."""
+    return "\x1b[2K" in data[:end], bool(_WIPES_DISPLAY.search(data, 0, end))
 
 
 def _first_drawn(data: str, in_string: bool = False) -> tuple[int | None, bool]:
