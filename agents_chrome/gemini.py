@@ -1254,7 +1254,10 @@ def _spans_resize(answer: list[Labeled]) -> bool:
 def _marker_repeated(answer: list[Labeled]) -> bool:
     """A `✦` row drawn again further down the same answer (no prompt or tool
     between): the live area was left behind whole, its marker row with it."""
-    heads = ["".join(lb.line.text.split()) for lb in answer if lb.kind == "assistant"]
+    # a table's top border is drawn as wide as its cells were so far (a grid
+    # left behind while streaming has narrower columns): its lines left out
+    heads = ["".join("".join(ch for ch in lb.line.text if not _box_edge(ch)).split()) for lb in answer
+             if lb.kind == "assistant"]
     return any(b.startswith(a) for k, a in enumerate(heads) for b in heads[k + 1:])
 
 
@@ -1287,14 +1290,31 @@ _MIN_COPY = 8
 
 
 _LINK_MARKS = str.maketrans("", "", "[]()")
+#: the footer's pieces that a resize left drawn over the end of an answer's
+#: row (Ink's erase missed it, the answer was written again over it with no
+#: erase to the row's end): a column title after a gap, or a path's tail
+_FOOTER_TAIL = regex.compile(r"\s{3,}(?:no sandbox|sandbox|/model|Auto|workspace \(/directory\))\s*$"
+                             r"|(?<=\S)[^\s/]*(?:/[^\s/]+){2,}\s*$")
 
 
 def _drop_prefix_copies(answer: list[Labeled]) -> None:
     """_drop_stale_live_copies for one disturbed answer's rows."""
+    at_footer = set()  # rows the footer's rows come right under (blank rows between)
+    for k, lb in enumerate(answer):
+        if lb.kind in ("assistant", "cont"):
+            nxt = next((x for x in answer[k + 1:] if x.kind != "blank"), None)
+            if nxt is not None and nxt.rule in _LIVE_CHROME:
+                at_footer.add(id(lb))
     rows = [lb for lb in answer if lb.kind in ("assistant", "cont") and lb.line.text.strip()]
     # a link streams as the model wrote it (`[text](https://ex`) and is drawn
-    # `text (https://example.org/…)` once whole: brackets and parens left out
-    keys = ["".join(lb.line.text.translate(_LINK_MARKS).split()) for lb in rows]
+    # `text (https://example.org/…)` once whole: brackets and parens left out;
+    # a grid's lines too (a table streams with narrower columns than it gets
+    # once whole: its cells' words are what is repeated); a row over which the
+    # footer's rows were drawn keeps their tail (`- Golbru mo.      sandbox`,
+    # `- Ber dyszan wim bruti/h23-…/demo-app`: the workspace path's end)
+    keys = ["".join("".join(ch for ch in (_FOOTER_TAIL.sub("", lb.line.text) if id(lb) in at_footer
+                                         else lb.line.text).translate(_LINK_MARKS)
+                            if not _box_edge(ch)).split()) for lb in rows]
 
     def layout() -> tuple[str, list[int]]:
         at = [0]
@@ -1313,6 +1333,10 @@ def _drop_prefix_copies(answer: list[Labeled]) -> None:
         if start is None:
             i += 1
             continue
+        while not keys[start]:  # grid lines above the copy are the rows before it's
+            start += 1
+        while i + 2 < len(rows) and not keys[i + 1]:  # the copy's grid lines under its last cells
+            i += 1
         for lb in rows[start:i + 1]:
             lb.kind, lb.rule, lb.body = "chrome", "stale-live-copy", ""
         del rows[start:i + 1], keys[start:i + 1]
@@ -1412,6 +1436,23 @@ def _gutter_follows(labeled: list[Labeled], j: int, want: int) -> bool:
     return False
 
 
+def _block_alone(labeled: list[Labeled], i: int, m: regex.Match, in_body: bool) -> bool:
+    """The row at i is a code block of one row, numbered `1`, at the gutter's
+    column (one in from the answer's text: ` 1` in the `✦` row's body, `   1`
+    under it, where a paragraph's rows are two in), with nothing of the
+    answer right under it (a blank row, the next prompt's band): a block of
+    one line, or of empty lines only (`1` alone)."""
+    indent = len(m.group("indent"))
+    if (indent != 1) if in_body else (indent < 3):
+        return False
+    if not in_body and (i == 0 or labeled[i - 1].kind != "blank"):
+        return False
+    nxt = labeled[i + 1] if i + 1 < len(labeled) else None
+    if m.group("code") is None:
+        return nxt is not None and nxt.kind == "blank"
+    return nxt is None or nxt.kind not in ("cont", "assistant", "blank")
+
+
 def _strip_gutters(labeled: list[Labeled]) -> None:
     """Code blocks are drawn with line numbers 1, 2, 3…: keep only the code."""
     i, n = 0, len(labeled)
@@ -1421,7 +1462,9 @@ def _strip_gutters(labeled: list[Labeled]) -> None:
         in_body = labeled[i].kind == "assistant" and labeled[i].body is not None
         m = GUTTER.match(labeled[i].body if in_body else labeled[i].line.text) \
             if labeled[i].kind in ("cont", "assistant") else None
-        if m and m.group("n") == "1" and (m.group("code") is not None or _gutter_follows(labeled, i + 1, 2)):
+        alone = m is not None and m.group("n") == "1" and _block_alone(labeled, i, m, in_body)
+        if m and m.group("n") == "1" and (m.group("code") is not None or _gutter_follows(labeled, i + 1, 2)
+                                          or alone):
             run = [(i, m)]
             j, want = i + 1, 2
             while j < n:
@@ -1460,7 +1503,7 @@ def _strip_gutters(labeled: list[Labeled]) -> None:
             while (end < n and labeled[end].kind == "cont" and not GUTTER.match(labeled[end].line.text)
                    and len(labeled[end].line.text) - len(labeled[end].line.text.lstrip()) >= col):
                 end += 1
-            if len(run) >= 2 or (end < n and not labeled[end].line.text.strip()):
+            if len(run) >= 2 or (end < n and not labeled[end].line.text.strip()) or (alone and end == i + 1):
                 for k, mk in run:
                     code = mk.group("code") or ""
                     if labeled[k].kind == "assistant":  # the block opens the answer: its head row
