@@ -144,6 +144,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.xdist_group(group))
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    from tests import selection
+
+    if selection.writing():
+        selection.write_store()
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     folder = getattr(config, "_capcap_replays", None)
     if folder:

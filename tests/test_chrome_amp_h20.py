@@ -35,6 +35,7 @@ import pytest
 from agents_chrome.amp import BOX_TOP, WELCOME
 from tests import drawn_recall
 from tests.conftest import RECORDINGS, cli_replay, frames_of, recording_cases, truth_turns, typed_prompts
+from tests.selection import select
 
 S2041 = RECORDINGS / "amp" / "h20-amp-s2041-70x48"
 BOTH = pytest.mark.parametrize("screen_only", [False, True], ids=["recorded", "screen-only"])
@@ -54,7 +55,7 @@ def _boxless(case) -> list:
     return out
 
 
-BOXLESS = [c for c in recording_cases("amp") if _boxless(c)]
+BOXLESS = select("BOXLESS", recording_cases("amp"), lambda c: _boxless(c))
 
 
 def test_the_probe_shows_frames_without_the_input_box() -> None:

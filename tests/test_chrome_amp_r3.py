@@ -17,6 +17,7 @@ import regex
 from agents_chrome.amp import COUNTED, AmpProfile, join_wide_wraps, shell_command
 from tests import drawn_recall
 from tests.conftest import frames_of, recording_cases, replay_json
+from tests.selection import select
 
 AGENT = "amp"
 CASES = recording_cases(AGENT)
@@ -56,7 +57,7 @@ def quote_rows(case: Path) -> set[str]:
     return rows
 
 
-QUOTED = [c for c in CASES if quote_rows(c)]
+QUOTED = select("QUOTED", CASES, lambda c: quote_rows(c))
 
 
 def test_there_are_recordings_with_blockquotes_wide_text_and_a_shell_around_amp():

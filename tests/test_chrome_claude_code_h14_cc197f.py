@@ -28,6 +28,7 @@ import regex
 from agents_chrome.claude_code import PROFILE, SLASH_ENTRY, _menu_top
 from agents_chrome.cjk_bold import IDEOGRAPH
 from tests.conftest import cast_events, cli_replay, frames_of, meta_of, recording_cases, truth_turns
+from tests.selection import select
 
 CASES = recording_cases("claude-code")
 FULL = [c for c in CASES if meta_of(c).get("render_mode") == "fullscreen"]
@@ -63,11 +64,14 @@ def _menu_frames(case: Path) -> list:
 CLEAR_CASES = [c for c in FULL if any(t.get("text") == "/clear" for t in truth_turns(c))]
 
 
+MENU_CASES = select("MENU_CASES", FULL, lambda c: _menu_frames(c))
+
+
 def test_there_are_menu_and_clear_cases():
-    assert CLEAR_CASES and any(_menu_frames(c) for c in CLEAR_CASES)
+    assert CLEAR_CASES and set(CLEAR_CASES) & set(MENU_CASES)
 
 
-@pytest.mark.parametrize("case", [c for c in FULL if _menu_frames(c)], ids=lambda c: c.name)
+@pytest.mark.parametrize("case", MENU_CASES, ids=lambda c: c.name)
 def test_menu_rows_are_covered(case):
     """Every row of a menu drawn above the input box is covered (None) in the rows the stitcher gets."""
     for f, top in _menu_frames(case):
@@ -129,7 +133,7 @@ def _half_drawn_at_resize(case: Path) -> list:
     return out
 
 
-HALF = [c for c in FULL if _half_drawn_at_resize(c)]
+HALF = select("HALF", FULL, lambda c: _half_drawn_at_resize(c))
 
 
 def test_there_are_half_drawn_resize_frames():

@@ -33,6 +33,7 @@ from agents_chrome.rules import Labeled
 from agents_chrome.transcript import TLine
 from tests.conftest import cli_replay, frames_of, meta_of, truth_turns
 from tests.test_chrome_claude_code_h5 import CASES, recorded_as_records, table_of
+from tests.selection import select
 
 WAYS = [False, True]  # as recorded, and with every input event removed
 
@@ -94,7 +95,7 @@ def _dialog_shown(case: Path) -> bool:
     return False
 
 
-DIALOG_CASES = [c for c in CASES if _dialog_shown(c)]
+DIALOG_CASES = select("DIALOG_CASES", CASES, lambda c: _dialog_shown(c))
 
 
 def test_there_are_inline_file_dialog_cases():
@@ -124,7 +125,7 @@ def _tables_with_an_empty_cell(case: Path) -> list[list[list[str]]]:
     return out
 
 
-EMPTY_CELL_CASES = [c for c in CASES if _tables_with_an_empty_cell(c) and recorded_as_records(c)]
+EMPTY_CELL_CASES = select("EMPTY_CELL_CASES", CASES, lambda c: _tables_with_an_empty_cell(c) and recorded_as_records(c))
 
 
 def test_there_are_record_tables_with_an_empty_cell():

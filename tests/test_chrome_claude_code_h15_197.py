@@ -32,6 +32,7 @@ from agents_chrome.stitch import Stitcher
 from agents_chrome.transcript import TLine
 from tests.conftest import cli_replay, frames_of, meta_of, recording_cases, truth_turns, typed_prompts
 from tests.segments import per_prompt as _per_prompt
+from tests.selection import select
 
 CASES = [c for c in recording_cases("claude-code") if meta_of(c).get("agent_version", "").startswith("2.1.197")]
 WORD = regex.compile(r"\w+")
@@ -53,7 +54,7 @@ def _tasks_shown(case: Path) -> list[str]:
     return seen
 
 
-TASKS = [c for c in CASES if _tasks_shown(c)]
+TASKS = select("TASKS", CASES, lambda c: _tasks_shown(c))
 
 
 def test_there_are_task_list_cases():
@@ -114,7 +115,7 @@ def _width_grown_mid_answer(case: Path) -> bool:
 
 
 @BOTH
-@pytest.mark.parametrize("case", [c for c in TASKS if _width_grown_mid_answer(c)], ids=lambda c: c.name)
+@pytest.mark.parametrize("case", select("GROWN", TASKS, lambda c: _width_grown_mid_answer(c)), ids=lambda c: c.name)
 def test_answers_after_a_resize_under_the_task_list_are_kept(case, screen_only):
     """Every answer's words come back (the last one was cut at the resize before)."""
     want = _per_prompt(truth_turns(case))
@@ -140,7 +141,7 @@ def _running_rows(case: Path) -> list[str]:
     return rows
 
 
-RUN_CASES = [c for c in CASES if _running_rows(c)]
+RUN_CASES = select("RUN_CASES", CASES, lambda c: _running_rows(c))
 
 
 def test_there_are_running_groups():

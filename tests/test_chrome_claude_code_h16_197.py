@@ -32,6 +32,7 @@ from agents_chrome.claude_code import PROFILE, SLASH_ENTRY, _task_panel
 from agents_chrome.transcript import TLine
 from tests.conftest import cli_replay, frames_of, meta_of, recording_cases, truth_turns
 from tests.segments import per_prompt as _per_prompt
+from tests.selection import select
 
 ALL = recording_cases("claude-code")
 CASES = [c for c in ALL if meta_of(c).get("agent_version", "").startswith("2.1.197")]
@@ -58,7 +59,7 @@ def _mid_render(case: Path) -> list[int]:
     return out
 
 
-MID = [c for c in CASES if _mid_render(c)]
+MID = select("MID", CASES, lambda c: _mid_render(c))
 
 
 def test_there_are_mid_render_frames():
@@ -152,7 +153,7 @@ def _menus_over_tasks(case: Path) -> list:
     return out
 
 
-MENUS = [c for c in CASES if _menus_over_tasks(c)]
+MENUS = select("MENUS", CASES, lambda c: _menus_over_tasks(c))
 
 
 def test_there_are_menus_over_the_task_list():
@@ -180,7 +181,7 @@ def _header_rows(case: Path) -> set[str]:
     return out
 
 
-HEADERS = [c for c in CASES if _header_rows(c)]
+HEADERS = select("HEADERS", CASES, lambda c: _header_rows(c))
 
 
 def test_there_are_headers():
@@ -222,7 +223,7 @@ def _wiped_above_redraw(case: Path) -> list[str]:
     return out
 
 
-WIPED = [c for c in CASES if meta_of(c).get("render_mode") == "inline" and _wiped_above_redraw(c)]
+WIPED = select("WIPED", CASES, lambda c: meta_of(c).get("render_mode") == "inline" and _wiped_above_redraw(c))
 
 
 def test_there_are_wipes_above_a_redraw():

@@ -30,6 +30,7 @@ import regex
 from agents_chrome.claude_code import ClaudeCodeProfile, _running_thinking
 from tests.conftest import cli_replay, frames_of, meta_of, truth_turns, typed_prompts
 from tests.test_chrome_claude_code_h5 import CASES
+from tests.selection import select
 
 WAYS = [False, True]  # as recorded, and with every input event removed
 FULL = [c for c in CASES if meta_of(c).get("render_mode") == "fullscreen"]
@@ -66,8 +67,8 @@ def _dialog_fills(prof, f) -> bool:
     return prof._frame_box_top(f) is None and _screenful_dialog(f.lines)
 
 
-THINKING_CASES = [c for c in FULL if _shows(c, _thinking_shown)]
-DIALOG_CASES = [c for c in FULL if _shows(c, _dialog_fills)]
+THINKING_CASES = select("THINKING_CASES", FULL, lambda c: _shows(c, _thinking_shown))
+DIALOG_CASES = select("DIALOG_CASES", FULL, lambda c: _shows(c, _dialog_fills))
 
 
 def test_the_situations_are_recorded():
@@ -127,7 +128,7 @@ def _cut_tables(case) -> bool:
     return False
 
 
-TABLE_CASES = [c for c in CASES if meta_of(c).get("agent_version") == "2.1.330" and _cut_tables(c)]
+TABLE_CASES = select("TABLE_CASES", CASES, lambda c: meta_of(c).get("agent_version") == "2.1.330" and _cut_tables(c))
 
 
 @pytest.mark.parametrize("screen_only", WAYS, ids=["as-recorded", "screen-only"])

@@ -19,6 +19,7 @@ import pytest
 
 from tests.conftest import cli_replay, meta_of, recording_cases, truth_turns, typed_prompts
 from tests.segments import headless_prompts as _headless_prompts
+from tests.selection import select
 
 ALL = recording_cases("claude-code")
 FULL = [c for c in ALL if meta_of(c).get("agent_version", "").startswith("2.1.197")
@@ -26,7 +27,7 @@ FULL = [c for c in ALL if meta_of(c).get("agent_version", "").startswith("2.1.19
 BOTH = pytest.mark.parametrize("screen_only", [False, True], ids=["recorded", "screen-only"])
 
 
-HEADLESS = [c for c in FULL if _headless_prompts(c)]
+HEADLESS = select("HEADLESS", FULL, lambda c: _headless_prompts(c))
 
 
 def test_there_is_a_prompt_taller_than_the_view():

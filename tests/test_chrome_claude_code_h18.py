@@ -32,6 +32,7 @@ from wcwidth import wcwidth
 from agents_chrome.claude_code import _box_lines, _dialog_only
 from tests.conftest import cli_replay, frames_of, truth_turns, typed_prompts
 from tests.test_chrome_claude_code_h5 import CASES
+from tests.selection import select
 
 WAYS = [False, True]  # as recorded, and with every input event removed
 _UNKNOWN_ROW = regex.compile(r"^●\s+Unknown command: (/[\w:-]+)(?:\.(?:\s+Did you mean\s.*)?)?\s*$")
@@ -54,7 +55,7 @@ def _refused_words(case: Path) -> set[str]:
     return shown
 
 
-UNKNOWN_ALONE = [c for c in CASES if _refused_words(c)]
+UNKNOWN_ALONE = select("UNKNOWN_ALONE", CASES, lambda c: _refused_words(c))
 
 
 def _is_wide(ch: str) -> bool:
@@ -81,7 +82,7 @@ def _wrapped_at_wide_space(case: Path) -> bool:
     return False
 
 
-WIDE_SPACE = [c for c in CASES if _wrapped_at_wide_space(c)]
+WIDE_SPACE = select("WIDE_SPACE", CASES, lambda c: _wrapped_at_wide_space(c))
 
 
 def test_the_situations_are_recorded():

@@ -47,6 +47,7 @@ from agents_chrome.rules import Labeled
 from agents_chrome.transcript import TLine, _inserted, _words, _wordless, fold_redraws
 from tests.conftest import cli_replay, frames_of, truth_turns, typed_prompts
 from tests.test_chrome_claude_code_h5 import CASES
+from tests.selection import select
 
 WAYS = [False, True]  # as recorded, and with every input event removed
 
@@ -95,7 +96,7 @@ def _echo_wrapped_at_a_space(case: Path) -> list[str]:
     return found
 
 
-CLIPPED = [c for c in CASES if _clipped_echo(c)]
+CLIPPED = select("CLIPPED", CASES, lambda c: _clipped_echo(c))
 #: Known to break a prompt where its echo wrapped at a space (a real defect, kept
 #: visible as a strict xfail with its reason): case name -> reason.
 ECHO_BROKEN = {
@@ -107,7 +108,8 @@ ECHO_BROKEN = {
                                           "typed line break; the others of that echo come back as spaces",
 }
 ECHO_WRAPPED = [pytest.param(c, marks=pytest.mark.xfail(reason=ECHO_BROKEN[c.name], strict=True))
-                if c.name in ECHO_BROKEN else c for c in CASES if _echo_wrapped_at_a_space(c)]
+                if c.name in ECHO_BROKEN else c
+                for c in select("ECHO_WRAPPED", CASES, lambda c: _echo_wrapped_at_a_space(c))]
 
 
 def test_the_situations_are_recorded():

@@ -33,6 +33,7 @@ from wcwidth import wcwidth
 from agents_chrome.claude_code import HEADER, _close_vs16_shadows
 from agents_chrome.relayout import _reprint_join
 from tests.conftest import cli_replay, frames_of, meta_of, recording_cases, truth_turns, typed_prompts
+from tests.selection import select
 
 ALL = [c for c in recording_cases("claude-code") if (c / "truth.json").exists()]
 BOTH = pytest.mark.parametrize("screen_only", [False, True], ids=["recorded", "screen-only"])
@@ -131,7 +132,7 @@ def _pulled_back_above_header(case: Path) -> bool:
     return False
 
 
-PULLED_BACK = [c for c in ALL if _render(c) == "inline" and _pulled_back_above_header(c)]
+PULLED_BACK = select("PULLED_BACK", ALL, lambda c: _render(c) == "inline" and _pulled_back_above_header(c))
 
 
 def test_the_situations_are_recorded():

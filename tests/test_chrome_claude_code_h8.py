@@ -24,6 +24,7 @@ from tests.conftest import cli_replay, frames_of
 from tests.test_chrome_claude_code_h5 import CASES, replayed_segments, truth_of, truth_segments, turns_of
 from tests.test_timing import retime, turns_of as replay_turns
 from tests.segments import headless_prompts
+from tests.selection import select
 
 #: what CommonMark would render in a prompt, as Claude Code's echo does:
 #: a heading, bold, italic, inline code (`_`, `~~` and links stay as typed)
@@ -217,7 +218,7 @@ def _resized_in_fullscreen(case: Path) -> bool:
     return False
 
 
-FULLSCREEN_RESIZED = [c for c in CASES if _resized_in_fullscreen(c)]
+FULLSCREEN_RESIZED = select("FULLSCREEN_RESIZED", CASES, lambda c: _resized_in_fullscreen(c))
 #: known to add words (a real defect, kept visible as a strict xfail): "<case>": "reason"
 ADDS_WORDS: dict[str, str] = {}
 

@@ -24,6 +24,7 @@ import pytest
 import regex
 
 from tests.conftest import frames_of, recording_cases, replay_json, truth_turns, typed_prompts
+from tests.selection import select
 
 CODEX = recording_cases("codex")
 #: the row that ends a turn (the model has nothing more to say in it)
@@ -59,7 +60,7 @@ def _notices(case: Path) -> set[str]:
     return {h for h in _after_turn_bullets(case) if not any(h[:40] in s for s in served)}
 
 
-NOTICE_CASES = [c for c in CODEX if (c / "truth.json").exists() and _notices(c)]
+NOTICE_CASES = select("NOTICE_CASES", CODEX, lambda c: (c / "truth.json").exists() and _notices(c))
 
 
 def _ids(cases: list[Path]) -> list[str]:

@@ -30,6 +30,7 @@ import pytest
 from wcwidth import wcswidth
 
 from tests.conftest import RECORDINGS, cli_replay, frames_of, recording_cases
+from tests.selection import select
 
 AGENT = "kimi"
 S2051 = RECORDINGS / "kimi" / "h20-kimi-s2051-resize-112x47"
@@ -56,7 +57,7 @@ def _ellipsis_cuts(case) -> set[tuple[str, str]]:
     return out
 
 
-CUT = [c for c in recording_cases(AGENT) if _ellipsis_cuts(c)]
+CUT = select("CUT", recording_cases(AGENT), lambda c: _ellipsis_cuts(c))
 
 
 def test_the_probe_shows_rows_cut_with_an_ellipsis() -> None:

@@ -40,6 +40,7 @@ import regex
 from agents_chrome.claude_code import HEADER, WORKING_STATUS
 from tests.conftest import (frames_of, meta_of, recording_cases, replay_json, strip_inputs, truth_turns,
                             typed_prompts)
+from tests.selection import select
 
 #: a call's output glyph alone on its row (Codex)
 BARE_OUTPUT = regex.compile(r"^\s{2,4}└$")
@@ -77,8 +78,8 @@ def _bare_output_row(case: Path) -> bool:
     return any(BARE_OUTPUT.match(t) for f in frames_of(case) for t in f.scrolled + f.lines)
 
 
-CC_CUT_SHORT = [c for c in recording_cases("claude-code") if _resized(c) and _status_in_history(c)]
-CODEX_BARE = [c for c in recording_cases("codex") if _bare_output_row(c)]
+CC_CUT_SHORT = select("CC_CUT_SHORT", recording_cases("claude-code"), lambda c: _resized(c) and _status_in_history(c))
+CODEX_BARE = select("CODEX_BARE", recording_cases("codex"), lambda c: _bare_output_row(c))
 
 
 def _ids(cases: list[Path]) -> list[str]:
