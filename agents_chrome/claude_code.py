@@ -219,6 +219,8 @@ class ClaudeCodeProfile(ChromeProfile):
     def viewport(self, frame: Frame) -> tuple[int, int] | None:
         top = self._frame_box_top(frame)
         if top is None and frame.alternate:
+            top = _dialog_edge(frame.lines)
+        if top is None and frame.alternate:
             top = _dialog_rule(frame.lines)
             if top is None and _dialog_only(frame.lines):
                 return None
@@ -395,7 +397,9 @@ class ClaudeCodeProfile(ChromeProfile):
                     if view != last_view:  # (most frames show the rows the last one did)
                         last_view = view
                         last_rows = {r for r in view if r is not None and len(r.strip()) >= 3}
-                        words = {w for r in last_rows - seen if not any(c.match(r) for c in chrome)
+                        # (nor the hint over the box while a long draft is typed)
+                        words = {w for r in last_rows - seen
+                                 if not any(c.match(r) for c in chrome) and not _EDIT_HINT.match(r)
                                  for w in _TABLE_WORD.findall(r)}
                         fresh_words = not words <= seen_words
                     rows = last_rows
@@ -848,7 +852,7 @@ class ClaudeCodeProfile(ChromeProfile):
         if kind == "assistant":
             # inline, history keeps old layouts; full screen, a table relaid at a new
             # width whose words the join could not follow (its cells wrapped anew)
-            text = _without_stale_tables(text)
+            text = _without_record_copies(_without_stale_tables(text))
             text = _one_row_per_record(_nested_numbers(text))
         return Turn(kind, _close_vs16_shadows(text) if kind != "tool_call" else text)
 
@@ -1013,6 +1017,11 @@ _STATUS_RULES = frozenset({"status-star", "status-star-tokens", "tip", "thinking
 _SPINNER = regex.compile(rf"^\s*{STAR}\s+\S")
 
 
+#: the hint drawn at the right end of the row over the input box while the draft
+#: runs over several rows (`ctrl+g to edit in Vim`)
+_EDIT_HINT = regex.compile(r"^\s{8,}ctrl\+g to edit in \S+\s*$")
+
+
 def _withheld_tail(lines: list[str], end: int) -> bool:
     """A full-screen view (the input box at row `end`) that leaves three blank
     rows or more between the conversation's last row and the box (or the
@@ -1028,6 +1037,8 @@ def _withheld_tail(lines: list[str], end: int) -> bool:
     prompt, of a whole turn); a later render draws the message again.
     `_new_text_only` leaves such views out while they show nothing new."""
     y = end - 1
+    if y >= 0 and _EDIT_HINT.match(lines[y]):
+        y -= 1  # the hint a long draft brings, right-aligned over the box: no conversation
     while y >= 0 and not lines[y].strip():
         y -= 1
     gap = end - 1 - y
@@ -2100,6 +2111,24 @@ def _drop_input_boxes(lines: list[TLine]) -> list[TLine]:
 PROFILE = ClaudeCodeProfile()
 
 
+#: the top edge of a full-screen dialog drawn in place of the input box (2.1.197's
+#: `/help`, its `/model` picker)
+_EDGE = regex.compile(r"^\s*▔{20,}\s*$")
+
+
+def _dialog_edge(lines: list[str]) -> int | None:
+    """The row of a full-screen dialog's top edge, a row of `▔` with the
+    dialog's rows under it (2.1.197 draws `/help` and the `/model` picker
+    so, in place of the input box, with the conversation cut short above
+    it). Its rows are no part of the conversation: taken as conversation,
+    the dialog's text goes into the answer above it (h23-sh-cc197-s2314:
+    the picker's rows in an answer, a call row after them lost), and the
+    view under the dialog, laid over the document, puts the turn in view in
+    again after it (h22-cc197-s2214: the prompt and the table's top twice)."""
+    y = next((y for y, ln in enumerate(lines) if "▔▔▔▔" in ln and _EDGE.match(ln)), None)
+    return y if y is not None and any(ln.strip() for ln in lines[y + 1:]) else None
+
+
 def _dialog_rule(lines: list[str]) -> int | None:
     """The top rule of a dialog the full-screen renderer draws in place of
     the input box (the start-up "Make auto mode your default permission
@@ -2419,6 +2448,44 @@ def _junctions(row: str) -> tuple[int, ...]:
             out.append(x)
         x += 2 if wide(ch) else 1
     return tuple(out)
+
+
+#: a table read back from records (`_records_to_tables`): `| a | b |` rows
+_RECORD_ROW = regex.compile(r"^\s*\|.*\|\s*$")
+
+
+def _without_record_copies(text: str) -> str:
+    """A table read back from records whose every word is in a box table of
+    the same answer, left out: the same table in another layout.
+
+    Inline, a table that streamed through a resize is drawn at each width:
+    as a box where it fits, as records (`key: value` rows) where it does
+    not. The renderer's reprint after the resize opens inside the table in
+    its new layout, and its words come in another order than the box's
+    (a box wraps a cell onto rows of its own), so the older copy is not
+    folded: the answer held the table twice, once as a box and once (read
+    back from its records) as `|` rows, often a part of it (the records the
+    reprint began below). The box, holding every word, stays."""
+    if "└" not in text or "|" not in text:
+        return text
+    lines = text.split("\n")
+    boxed = {w for ln in lines if _GRID.match(ln) for w in _TABLE_WORD.findall(ln)}
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        j = i
+        while j < len(lines) and _RECORD_ROW.match(lines[j]):
+            j += 1
+        if j - i >= 2:
+            words = {w for ln in lines[i:j] for w in _TABLE_WORD.findall(ln)}
+            if words and words <= boxed:
+                if out and not out[-1].strip() and (j == len(lines) or not lines[j].strip()):
+                    out.pop()  # the blank row above it goes with it
+                i = j
+                continue
+        out.extend(lines[i:max(j, i + 1)])
+        i = max(j, i + 1)
+    return "\n".join(out)
 
 
 def _without_stale_tables(text: str) -> str:

@@ -481,7 +481,20 @@ class Stitcher:
         if len(rest) < 2:
             return None
         shown = _Shown(view[i + 1:])
-        return o if all(shown.holds(d) for d in rest) else None
+        if all(shown.holds(d) for d in rest[:-1]):
+            if shown.holds(rest[-1]):
+                return o
+            # `relaid_moved` (a renderer whose views skip the states between):
+            # the last row was cut where it stopped streaming (a table's cell
+            # `taspt` that the relaid block holds whole as `tasptrax`), the view
+            # drawn once the row was whole: its words are the view's words, its
+            # last may be the start of one
+            if not self.relaid_moved:
+                return None
+            *whole, cut = _WORD.findall(rest[-1])
+            if all(w in shown.words for w in whole) and any(w.startswith(cut) for w in shown.words):
+                return o
+        return None
 
     def _relaid_unshared(self, view: Sequence[Row], vd: Sequence[bool], tail: int) -> int | None:
         """The offset of a tail view that lays the document's last rows out anew

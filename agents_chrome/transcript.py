@@ -409,9 +409,12 @@ def _find_copy(words: list[tuple[str, int, int]], split: int, live: int,
                 break
             b += 1
         after, ahead = tail[b + 1:b + 4], new_w[b + 1:b + 7]
-        if (len(after) == 3 and sum(1 for w in after if w in ahead) >= 2
+        # (a copy that agrees word for word through every row above the live
+        # area parts, if at all, in the live area: a status that ran on
+        # ("Thinking for 1s…" drawn again as "Thought for 1s") is no lookalike)
+        if (len(after) == 3 and not b >= m >= 10 and sum(1 for w in after if w in ahead) >= 2
                 and not (lines is not None and b < len(tail) and _CELL_BAR in lines[old[j + b][1]].text)
-                and not _inserted(tail, new_w, b)):
+                and not _inserted(tail, new_w, b) and not _reglued(tail, new_w, b)):
             # (a table relaid at another width parts the same way: its
             # cells wrap at other places, so a cell's tail row comes after
             # the next cell's words in one copy and before them in the other;
@@ -424,6 +427,15 @@ def _find_copy(words: list[tuple[str, int, int]], split: int, live: int,
         return None
     _w, q, col = old[best[1]]
     return q, col
+
+
+def _reglued(tail: list[str], new_w: list[str], b: int) -> bool:
+    """The copies part (at word `b`) only where a wrap glued two words into
+    one in one copy and not in the other (a word at a row's end, a wide
+    character opening the next: the space between them may have been at
+    the row's last column, or not)."""
+    x, y = tail[b:b + 2], new_w[b:b + 2]
+    return len(x) == 2 and len(y) == 2 and (x[0] == y[0] + y[1] or y[0] == x[0] + x[1])
 
 
 def _inserted(tail: list[str], new_w: list[str], b: int, run: int = 4, reach: int = 6) -> bool:

@@ -152,6 +152,8 @@ KNOWN_LOST = {
                                   "`Wulglift flean_sh`; the new layout left the message out (`_withheld_tail`) "
                                   "and the rest of the paragraph, streamed as the width changed (`aft … zhion "
                                   "krockgouck keaspzha…`), is lost",
+    "h23-sh-cc197-s2314-zsh-full-109x20": "a row of an answer streaming through width changes while tools ran "
+                                          "(`kroom kreiftsio sheim … quarquoondthoond`) is lost",
 }
 
 
