@@ -435,6 +435,9 @@ class CodexProfile(ChromeProfile):
         self._full_alt: set[str] = set()
         self._near_alt: set[str] = set()
         self._wide_bold: dict[str, str] = {}
+        self._intact_rows: set[str] = set()
+        #: runs of wide letters some frame drew whole inside a row (`_learn_intact`)
+        self._intact: set[str] = set()
         #: the rows and cells `_learn_wide_bold` read last (a frame's; never changed)
         self._wide_bold_last: tuple[list[str], list] = ([], [])
         self._typed: dict[str, str] = {}
@@ -449,6 +452,7 @@ class CodexProfile(ChromeProfile):
         """The width of the last view at the bottom of the conversation (not
         scrolled back); on the main screen, the markdown of prompt cards seen."""
         self._learn_wide_bold(frame)
+        self._learn_intact(frame)
         self._learn_composer(frame)
         self._learn_shell_composer(frame)
         if frame.alternate:
@@ -456,6 +460,22 @@ class CodexProfile(ChromeProfile):
                 self._live_width = frame.columns
         elif frame.cells:
             self._learn_inline_cards(frame)
+
+    def _learn_intact(self, frame: Frame) -> None:
+        """Runs of wide letters (CJK) a frame drew whole inside a row, text on
+        both sides of them on the row, remembered for make_turn: a run Codex
+        cut at a row's end in one layout (`カタカ` / `ナ`) may show whole in
+        another (a resize reprints the conversation), and there was then no
+        space inside it (see _join_wide_wraps)."""
+        seen = self._intact_rows
+        for ln in frame.lines:
+            if ln in seen or ln.isascii():
+                continue
+            seen.add(ln)
+            for m in INTACT_RUN.finditer(ln.rstrip()):
+                words = m.group(1).split(" ")
+                self._intact.update(words)
+                self._intact.update(f"{x} {y}" for x, y in zip(words, words[1:]))
 
     def _learn_wide_bold(self, frame: Frame) -> None:
         """Rows where a bold run touches a CJK letter, with their `**` back
@@ -950,7 +970,8 @@ class CodexProfile(ChromeProfile):
             text = getattr(self, "_inline_marks", {}).get(" ".join(text.split()), text)
             # a rendered bullet stands for the `- ` it was typed as
             joined = _join_wide_wraps(text, _full_rows(members, getattr(self, "_full_alt", ())),
-                                      _wrappable_rows(members, getattr(self, "_near_alt", ())))
+                                      _wrappable_rows(members, getattr(self, "_near_alt", ())),
+                                      frozenset(getattr(self, "_intact", ())))
             joined = join_broken_tokens(joined, _cut_by(members, getattr(self, "_near_alt", ())))
             rows = [regex.sub(r"^(\s*)[•◦▪]\s", r"\1- ", r) for r in joined.splitlines()]
             # a bold run the card wrapped is one run: `**a**` / `**b**` -> `**a` / `b**`
@@ -960,7 +981,8 @@ class CodexProfile(ChromeProfile):
         if kind == "assistant":
             full = _full_rows(members, getattr(self, "_full_alt", ()))
             text = _with_wide_bold(_quote_wraps(_records_as_markdown(_tables_as_markdown(text))), getattr(self, "_wide_bold", {}))
-            text = _join_wide_wraps(text, full, _wrappable_rows(members, getattr(self, "_near_alt", ())))
+            text = _join_wide_wraps(text, full, _wrappable_rows(members, getattr(self, "_near_alt", ())),
+                                    frozenset(getattr(self, "_intact", ())))
             return Turn(kind, join_broken_tokens(text, _cut_by(members, getattr(self, "_near_alt", ()))))
         return Turn(kind, text)
 
@@ -1023,6 +1045,11 @@ def _emoji_spaced(text: str) -> bool:
     return len(_PICT_SPACED.findall(text)) >= len(_PICT_TIGHT.findall(text))
 
 
+#: a run of wide letters with text on both sides of it on its row (group 1)
+INTACT_RUN = regex.compile(r"(?<=\S\s*)([\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}ー]+(?: [\p{Han}\p{Hiragana}"
+                           r"\p{Katakana}\p{Hangul}ー]+)*)(?=\s*[^\s\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}ー])")
+WIDE_TAIL = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}ー]+$")
+WIDE_HEAD = regex.compile(r"^[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}ー]+")
 IDEOGRAPH = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}\u3000-\u303f\uff00-\uffef]")
 
 
@@ -1117,7 +1144,7 @@ def _to_last_cell(row: str, columns: int) -> bool:
 
 
 def _join_wide_wraps(text: str, full: frozenset[str] = frozenset(),
-                     wrappable: frozenset[str] | None = None) -> str:
+                     wrappable: frozenset[str] | None = None, intact: frozenset[str] = frozenset()) -> str:
     """Rows Codex wrapped inside a run of wide characters, joined again.
 
     CJK text has no spaces: Codex breaks it wherever the row is full, so
@@ -1127,6 +1154,10 @@ def _join_wide_wraps(text: str, full: frozenset[str] = frozenset(),
     by the width; a shorter row ended where the text had a line break.
     Given `wrappable` (see _wrappable_rows), a row not in it was not cut
     however wide its paragraph: a prompt typed on two short rows.
+    Given `intact` (runs of wide letters some frame drew whole inside a
+    row), a cut whose two sides make such a run, and whose spaced form no
+    frame drew, had no space in it, however the text spaces its words: a
+    layout at another width showed the run whole.
     """
     rows = text.split("\n")
     if len(rows) < 2 or not any(wide(c) for c in text):
@@ -1155,6 +1186,10 @@ def _join_wide_wraps(text: str, full: frozenset[str] = frozenset(),
                 emoji = bool(PICTOGRAPH.match(p[-1]) or PICTOGRAPH.match(q[0]))
                 sep = " " if (pict if emoji else spaced) and not any(
                     f.endswith(_unmarked(p.strip())) for f in bare) else ""
+                if sep and not emoji and intact:
+                    a, b = WIDE_TAIL.search(p), WIDE_HEAD.match(q)
+                    if a and b and a.group() + b.group() in intact and f"{a.group()} {b.group()}" not in intact:
+                        sep = ""
                 cur = cur.rstrip() + sep + q
             else:
                 out.append(cur)

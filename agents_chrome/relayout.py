@@ -151,6 +151,26 @@ def _cut_of(word: str, k: int, wb: list[tuple[str, int, int]], had: set[str]) ->
     return any(h != word and h.startswith(word) for h in had)
 
 
+def _replaced_row(holes: list[int], pairs: list[tuple[int, int]], wa: list[tuple[str, int, int]]) -> bool:
+    """Whether a hole of the reprint stands where the old copy drew a row in
+    another state: between the matched words on either side of the hole, the
+    old copy has a whole row whose words the reprint never matched (a call's
+    `~ Writing command…` row that the old width showed, where the reprint
+    draws the call's `$ <cmd>` title). A few holes are then no stale row the
+    word join would settle: the old copy's row is the stale one, and it sits
+    inside the stretch both hold, above the join."""
+    for k in holes:
+        before = [i for i, kb in pairs if kb < k]
+        after = [i for i, kb in pairs if kb > k]
+        if not before or not after:
+            continue
+        lo, hi = before[-1], after[0]
+        for ra in {wa[i][1] for i in range(lo + 1, hi)}:
+            if all(lo < i < hi for i, (_w, r, _c) in enumerate(wa) if r == ra):
+                return True
+    return False
+
+
 def _reprint_join(old: list[str], old_times: list[float], old_gaps: set[int], new: list[str],
                   new_times: list[float], new_gaps: set[int], lo: int
                   ) -> tuple[list[str], list[float], set[int]] | None:
@@ -203,8 +223,8 @@ def _reprint_join(old: list[str], old_times: list[float], old_gaps: set[int], ne
     # elsewhere may be the new layout's own redraw of a row (its first frames
     # half-drawn), not a hole
     had = set(tail)
-    if sum(1 for k in range(end) if k not in hit and words_b[k] not in had
-           and not _cut_of(words_b[k], k, wb, had)) < REPRINT_HOLES:
+    holes = [k for k in range(end) if k not in hit and words_b[k] not in had and not _cut_of(words_b[k], k, wb, had)]
+    if len(holes) < REPRINT_HOLES and not _replaced_row(holes, pairs, wa[start:]):
         return None
     _w, ra, ca = wa[start]
     rb = wb[0][1]

@@ -114,6 +114,7 @@ class Run:
     stale_below: tuple[str, ...] = ()  # the rows below the prompt row as they were when it was drawn
     resumed: bool = False  # brings a stopped agent back (`fg`): the agent run before it goes on
     marked: int = 0  # rows above the prompt (and its head) holding fish's missing-newline mark `⏎`
+    over_stale: bool = False  # opened on a frame whose row held, right of the cursor, what the shell never wrote
 
 
 def is_shell_command(command: str | None) -> bool:
@@ -517,8 +518,12 @@ def find_runs(frames: list[Frame], hist: list[int] | None = None, learned: Learn
             # a pause) opens no run
             continue
         si = None
+        over = None
         if learned is None or not _opens_learned(f, learned):
             si = shell_input(f)
+            if si is None and k > 0:
+                over = _over_stale(frames[k - 1], hist[k - 1], f, hist[k])
+                si = shell_input(over) if over is not None else None
         if si is None and learned is not None:
             last = runs[-1] if runs else None
             same = last is not None and last.prompt_abs == hist[k] + prompt_row(f)
@@ -542,7 +547,7 @@ def find_runs(frames: list[Frame], hist: list[int] | None = None, learned: Learn
             reads = f.reading
         if not runs and k > 0:
             runs.append(Run(0, None))
-        runs.append(Run(k, row_abs, si[0], si[1], rprompt=_rprompt(f)))
+        runs.append(Run(k, row_abs, si[0], si[1], rprompt=_rprompt(f), over_stale=over is not None))
     for i, r in enumerate(runs):
         r.end = runs[i + 1].start if i + 1 < len(runs) else len(frames)
         if r.prompt_abs is not None:
@@ -555,6 +560,28 @@ def find_runs(frames: list[Frame], hist: list[int] | None = None, learned: Learn
 #: fish's mark of output that did not end its last line (`⏎`, then spaces to the
 #: right edge), drawn before the prompt on a row of its own
 _MISSING_NEWLINE = "⏎"
+
+
+def _over_stale(prev: Frame, prev_base: int, f: Frame, base: int) -> Frame | None:
+    """The frame with its cursor's row cut at the cursor, when the shell wrote
+    left of the cursor and the row holds from there on, cell for cell, what it
+    held the frame before: a prompt drawn over rows nobody erased (bash over
+    the main screen a stopped agent left, Enter on such a row writes nothing
+    past the typed line). What lies right of the cursor is then no part of
+    the line the shell reads. None when the row's end changed too, or the
+    text left of the cursor did not (the cursor moved back into a line)."""
+    if f.alternate or prev.alternate or prev.columns != f.columns:
+        return None
+    x, y = f.cursor
+    if y >= len(f.lines) or not f.lines[y][x:].strip():
+        return None
+    py = y + base - prev_base
+    if not 0 <= py < len(prev.lines):
+        return None
+    row, was = f.lines[y], prev.lines[py]
+    if was[x:] != row[x:] or was.ljust(x)[:x] == row.ljust(x)[:x]:
+        return None
+    return _cut_at(f, (x, y))
 
 
 def _mark_missing_newline(frames: list[Frame], hist: list[int], runs: list[Run]) -> None:
@@ -740,7 +767,8 @@ def _typed_over(frames: list[Frame], hist: list[int], run: Run) -> tuple[str | N
     frames before the run (a run starts where its line was accepted)."""
     first: str | None = None
     typing: tuple[str, int] | None = None
-    for k in range(run.start - 1, -1, -1):
+    # a run opened over stale text (`_over_stale`) opened on the prompt as first drawn
+    for k in range(run.start if run.over_stale else run.start - 1, -1, -1):
         f = frames[k]
         y = run.prompt_abs - hist[k]  # type: ignore[operator]
         if f.alternate or not (0 <= y < len(f.lines)) or not f.lines[y].startswith(run.prompt) \

@@ -32,6 +32,8 @@ WORKED_FOR = regex.compile(r"^\s*(─+\s*)?Worked for\s+\d")
 #: a block Codex opens at column 0 with its bullet
 BULLET = regex.compile(r"^•\s+(?P<text>\S.*)$")
 #: a call's or the status's bullet row (a live view may show one there: the next turn running)
+#: a word (notices are compared with served text by their words)
+WORDS = regex.compile(r"\w+")
 CALL_OR_STATUS = regex.compile(r"^(Working|Ran|Explored|Exited|Running|You ran|Called|Edited)\b")
 
 
@@ -56,8 +58,10 @@ def _after_turn_bullets(case: Path) -> set[str]:
 def _notices(case: Path) -> set[str]:
     """The after-turn `• ` rows that hold no words the model was served (a live
     view may show the next turn's answer there while its prompt is off the top)."""
-    served = [" ".join(t["text"].split()) for t in truth_turns(case) if t["role"] == "assistant"]
-    return {h for h in _after_turn_bullets(case) if not any(h[:40] in s for s in served)}
+    # compared by words: an answer opening with a table draws its header row as
+    # `• Bru    Vexyozel …`, served as `| Bru | Vexyozel | …`
+    served = [" ".join(WORDS.findall(t["text"])) for t in truth_turns(case) if t["role"] == "assistant"]
+    return {h for h in _after_turn_bullets(case) if not any(" ".join(WORDS.findall(h))[:40] in s for s in served)}
 
 
 NOTICE_CASES = select("NOTICE_CASES", CODEX, lambda c: (c / "truth.json").exists() and _notices(c))

@@ -148,11 +148,18 @@ WIDE = [c for c in CASES if _wide_words(json.dumps(truth(c), ensure_ascii=False)
 # one (the space fitted, the syllable after it did not); the screen cannot
 # tell. r3-cjk-alt-g has the second (joined with a space, right); here the first.
 ODD_KOREAN = {"h7-cjk-alt-e-93x31"}
+# A wide word and the next one (`漢字 かな.`), the row cut between them, in an answer
+# drawn at one width only (inline, streamed after the last resize: no reprint shows
+# them on one row): cut inside a word or at a space, the screen cannot tell, and
+# the rows were read as a word cut in two.
+ONE_LAYOUT_CUT = {"h23-codex-s2323-na-73x23": "`zelglelo 漢字` / `かな.` drawn at one width only: "
+                                              "joined as `漢字かな` (ambiguous on screen)"}
 
 
 @pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.xfail(
     strict=True, reason="Korean cut one cell short of the edge: ambiguous on screen")) if c.name in ODD_KOREAN
-    else c for c in WIDE], ids=ids(WIDE))
+    else pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=ONE_LAYOUT_CUT[c.name]))
+    if c.name in ONE_LAYOUT_CUT else c for c in WIDE], ids=ids(WIDE))
 def test_wide_words_whole(case: Path) -> None:
     """CJK text wrapped by the width is joined back: no word cut in two."""
     for got, want in zip(by_prompt(conv(case)["turns"]), by_prompt(truth(case)["turns"])):

@@ -15,10 +15,11 @@ that join (the title) give way to the old layout's (the `~ Writing
 command…` row drawn before the call). The panel's output rows then came
 under the answer's first sentence and read as its text (`1 2 … 10`). A
 panel's output rows are never an answer's text: under an answer they are a
-result whose call was lost (OpenCodeProfile.label). The call itself is
-still lost (strict xfail below): bringing it back means joining layouts on
-what lies between two shared rows (relayout.LayoutStitcher), shared by
-every agent.
+result whose call was lost (OpenCodeProfile.label). The call itself was
+lost too until round h23: the 73x60 layout reprints the old one's end with
+the title where the old copy had its `~ Writing command…` row, and
+relayout._reprint_join now takes a reprint whose few new words stand where
+the old copy drew a whole row in another state (relayout._replaced_row).
 """
 from __future__ import annotations
 
@@ -71,9 +72,6 @@ def test_tool_output_rows_are_never_answer_text(case, screen_only: bool) -> None
 
 
 @BOTH
-@pytest.mark.xfail(strict=True, reason="the `$ seq 1 36` title of a bash panel drawn only by the layout after "
-                   "a resize (84x24 showed the output rows, 73x60 the title) is left out where the layouts "
-                   "join on words (relayout.LayoutStitcher keeps the old layout's rows above the join)")
 def test_a_panel_title_drawn_only_after_the_next_resize_is_its_call(screen_only: bool) -> None:
     turns = cli_replay(S2245, "opencode", screen_only)["turns"]
     assert any(t["role"] == "tool_call" and "seq 1 36" in (t.get("text") or "") for t in turns)

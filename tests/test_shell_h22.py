@@ -26,8 +26,10 @@ prompt) or fish, stopped with Ctrl+Z and brought back with `fg` (seeds
   four prompts after it were lost (user_exact .6, asst_recall .51, turns_ok
   0). The typed line now ends where the row is again what the shell never
   wrote. Screen only, `ls` typed at a prompt with stale text after the cursor
-  is still no shell input frame: its run is read as Codex's, and `[1]+
-  Stopped` stays in the answer (strict xfail below).
+  was no shell input frame until round h23: its run was read as Codex's, and
+  `[1]+  Stopped` stayed in the answer. A prompt drawn over text the row
+  held the frame before, cell for cell right of the cursor, now opens its
+  run (agents_chrome/shell.py `_over_stale`).
 """
 from __future__ import annotations
 
@@ -58,11 +60,7 @@ def _stops(case: Path) -> bool:
 
 STOP_CASES = [c for c in recording_cases() if _stops(c)]
 #: "<agent>/<case>": {screen_only: reason} for a real defect kept visible
-KNOWN_LEAKS = {
-    "codex/h22-sh-codex-s2231-bash-106x24": {
-        True: "screen only, `ls` typed at a prompt with stale text after the cursor opens no run: "
-              "the stopped Codex's run goes on over it and `[1]+  Stopped` joins its last answer"},
-}
+KNOWN_LEAKS: dict[str, dict[bool, str]] = {}
 
 
 def _ids(cases: list[Path]) -> list[str]:
