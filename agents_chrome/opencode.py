@@ -114,6 +114,19 @@ def _table_row(text: str) -> str:
 Cells = tuple[str, ...]
 
 
+class _GridSeen(dict[tuple[Cells, ...], tuple[Cells, ...]]):
+    """`_merge_grid_rows`' `seen` for one transcript, counting the writes that
+    change it (`version`): a frame's rows read again are the rows read before
+    only while it did not change (`OpenCodeProfile.rows`)."""
+
+    version = 0
+
+    def __setitem__(self, key: tuple[Cells, ...], value: tuple[Cells, ...]) -> None:
+        if self.get(key) != value:
+            self.version += 1
+            super().__setitem__(key, value)
+
+
 def _merge_grid_rows(rows: list[str], seen: dict[tuple[Cells, ...], tuple[Cells, ...]] | None = None
                      ) -> list[str | None]:
     """Rows of a box-grid table with each table row on one screen row.
@@ -906,7 +919,7 @@ class OpenCodeProfile(ChromeProfile):
         # sidebar's text.
         seen: dict[int, Counter[int | None]] = {}
         self._own_sidebar: dict[int, int] = {}
-        self._grid_seen: dict[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]] = {}
+        self._grid_seen = _GridSeen()
         for f in frames:
             if f.alternate and f.cells:
                 col = sidebar_start(f)
@@ -991,6 +1004,25 @@ class OpenCodeProfile(ChromeProfile):
         return out
 
     def rows(self, frame: Frame) -> list[str | None]:  # type: ignore[override]
+        """`_rows`, read once per frame while the table rows seen are unchanged.
+
+        Each frame is read twice (`_whole_prompts`, then the stitcher's view),
+        and all `_rows` depends on besides the frame is the profile's layout
+        (set once per `transcript`) and `_grid_seen`: a second reading is the
+        first while that is the same mapping and no reading since changed it
+        (the first one included: it is what the first reading ran with)."""
+        seen = getattr(self, "_grid_seen", None)
+        version = seen.version if seen is not None else 0
+        key = (OpenCodeProfile.rows, self)
+        hit = frame.memo.pop(key, None)  # (kept for the second reading only: a frame is read twice)
+        if hit is not None and hit[0] is seen and hit[1] == version:
+            return list(hit[2])
+        got = self._rows(frame)
+        if seen is None or seen.version == version:  # (else the next reading may differ)
+            frame.memo[key] = (seen, version, tuple(got))
+        return got
+
+    def _rows(self, frame: Frame) -> list[str | None]:
         # A width OpenCode draws in an older, narrower layout (`_drawn_right`)
         # shows the conversation up to that layout's right edge (the box ends
         # two columns short of it); cells past it are what the terminal left
