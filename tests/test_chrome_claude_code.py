@@ -15,6 +15,7 @@ from agents_chrome.claude_code import (DETAILED_FOOTER, PROFILE, SCROLLED_PILL, 
                                        _still_mascot, _task_panel)
 from agents_chrome.replay import replay
 from tests.conftest import frames_of, recording_cases, turns_of as shared_turns_of
+from tests.selection import select
 
 CASES = recording_cases("claude-code")
 #: the fresh round: long sessions, both renderers, resizes, shells, scroll-back
@@ -52,70 +53,92 @@ def test_every_prompt_once_in_order(case: Path) -> None:
     assert replayed_prompts(case) == truth_prompts(case)
 
 
-def test_scrolled_back_views_cover_the_pill_and_the_pinned_prompt() -> None:
+def _pill_frames(case: Path) -> list:
+    """(frame, its input box's top, the pill's rows) of every full-screen view
+    the user scrolled back (a pill drawn just above the input box)."""
+    out = []
+    for f in frames_of(case):
+        if not f.alternate:
+            continue
+        top = _input_box_top(f)
+        pill = [y for y in range(max(0, top - 3), top) if SCROLLED_PILL.search(f.lines[y])]
+        if pill:
+            out.append((f, top, pill))
+    return out
+
+
+SCROLLED_BACK = select("SCROLLED_BACK", CASES, lambda c: _pill_frames(c))
+
+
+def test_some_recording_shows_a_scrolled_back_view() -> None:
+    assert SCROLLED_BACK, "no recording shows a scrolled-back view"
+
+
+@pytest.mark.parametrize("case", SCROLLED_BACK, ids=lambda c: c.name)
+def test_scrolled_back_views_cover_the_pill_and_the_pinned_prompt(case) -> None:
     """A full-screen view the user scrolled back draws a pill over a row near
     its bottom and pins the prompt in view over its top row: both rows are
     covered (None) for the stitcher, and neither reaches a turn."""
-    seen = 0
-    for case in CASES:
-        mine = 0
-        for f in frames_of(case):
-            if not f.alternate:
-                continue
-            top = _input_box_top(f)
-            pill = [y for y in range(max(0, top - 3), top) if SCROLLED_PILL.search(f.lines[y])]
-            if not pill:
-                continue
-            mine += 1
-            rows = PROFILE.rows(f)
-            # (a run of blank rows above is squeezed: the rows under it move up)
-            assert not any(r is not None and SCROLLED_PILL.search(r) for r in rows)
-            assert sum(1 for r in rows[:top] if r is None) >= len(pill)
-            if f.lines[0].startswith("❯"):
-                assert rows[0] is None
-        if mine:
-            seen += mine
-            turns = turns_of(case)
-            assert not any(SCROLLED_PILL.search(t.text) for t in turns)
-            assert replayed_prompts(case) == truth_prompts(case)
-    assert seen, "no recording shows a scrolled-back view"
+    for f, top, pill in _pill_frames(case):
+        rows = PROFILE.rows(f)
+        # (a run of blank rows above is squeezed: the rows under it move up)
+        assert not any(r is not None and SCROLLED_PILL.search(r) for r in rows)
+        assert sum(1 for r in rows[:top] if r is None) >= len(pill)
+        if f.lines[0].startswith("❯"):
+            assert rows[0] is None
+    assert not any(SCROLLED_PILL.search(t.text) for t in turns_of(case))
+    assert replayed_prompts(case) == truth_prompts(case)
 
 
-def test_padding_above_the_status_row_is_squeezed() -> None:
+def _squeezed(case: Path) -> int:
+    """How many full-screen views (every fifth frame) the view squeezes, after
+    checking each: blank rows above the status row squeezed to two, the
+    conversation rows in order, the rows from the box down in place."""
+    squeezed = 0
+    for f in frames_of(case)[::5]:
+        if not f.alternate:
+            continue
+        rows = PROFILE.rows(f)
+        top = _input_box_top(f)
+        assert len(rows) == len(f.lines)
+        assert rows[top:] == f.lines[top:]
+        if any(r is None for r in rows):
+            continue  # scrolled back: see the test above
+        # (the header's mascot cells are blanked: it animates, see _still_mascot;
+        # bold between ideographs gets its marks, see _ideograph_bold)
+        drawn = _still_mascot(_ideograph_bold(f, top), top)
+        # (2.1.197's task list over the input box is chrome, left out of the view)
+        panel = _task_panel(f.lines, top)
+        # (the thinking a running group shows goes: it is gone once the group closes)
+        thinking = _running_thinking(f, top)
+        assert not any(r.strip() for r in rows[panel:top])
+        assert [r for r in rows[:panel] if r.strip()] == [
+            r for y, r in enumerate(drawn[:panel]) if r.strip() and y not in thinking]
+        body = list(rows[:panel])
+        while body and not body[-1].strip():
+            body.pop()  # the rows squeezed out go to the end of the region
+        run = 0
+        for r in body:
+            run = run + 1 if not r.strip() else 0
+            assert run <= 2
+        squeezed += rows != f.lines
+    return squeezed
+
+
+SQUEEZED = select("SQUEEZED", CASES, lambda c: _squeezed(c))
+
+
+def test_some_recording_has_padding_squeezed() -> None:
+    assert SQUEEZED
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_padding_above_the_status_row_is_squeezed(case) -> None:
     """A short conversation is drawn from the top and the status row sits
     above the input box: the blank rows between are squeezed to two, the
     conversation rows keep their order and the rows from the box down their
-    places."""
-    squeezed = 0
-    for case in CASES:
-        for f in frames_of(case)[::5]:
-            if not f.alternate:
-                continue
-            rows = PROFILE.rows(f)
-            top = _input_box_top(f)
-            assert len(rows) == len(f.lines)
-            assert rows[top:] == f.lines[top:]
-            if any(r is None for r in rows):
-                continue  # scrolled back: see the test above
-            # (the header's mascot cells are blanked: it animates, see _still_mascot;
-            # bold between ideographs gets its marks, see _ideograph_bold)
-            drawn = _still_mascot(_ideograph_bold(f, top), top)
-            # (2.1.197's task list over the input box is chrome, left out of the view)
-            panel = _task_panel(f.lines, top)
-            # (the thinking a running group shows goes: it is gone once the group closes)
-            thinking = _running_thinking(f, top)
-            assert not any(r.strip() for r in rows[panel:top])
-            assert [r for r in rows[:panel] if r.strip()] == [
-                r for y, r in enumerate(drawn[:panel]) if r.strip() and y not in thinking]
-            body = list(rows[:panel])
-            while body and not body[-1].strip():
-                body.pop()  # the rows squeezed out go to the end of the region
-            run = 0
-            for r in body:
-                run = run + 1 if not r.strip() else 0
-                assert run <= 2
-            squeezed += rows != f.lines
-    assert squeezed
+    places (checked on every fifth frame of every recording)."""
+    _squeezed(case)
 
 
 def test_thinking_time_rows_are_no_turn_text() -> None:

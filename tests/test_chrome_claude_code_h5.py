@@ -26,6 +26,7 @@ import regex
 from agents_chrome.claude_code import PROFILE, RECORD_ROW, _nested_numbers
 from screen.frames import FrameBuilder
 from tests.conftest import frames_of, recording_cases, turns_of as shared_turns_of
+from tests.selection import select
 
 CASES = recording_cases("claude-code")
 WORD = regex.compile(r"\w+")
@@ -77,41 +78,56 @@ def recorded_as_records(case: Path) -> bool:
     return False
 
 
-def test_tables_drawn_as_records_come_back_as_tables() -> None:
-    checked = 0
-    for case in CASES:
-        if not recorded_as_records(case):
-            continue
-        for want, got in zip(truth_segments(case), replayed_segments(case)):
-            for answer in want:
-                table = table_of(answer)
-                if table is None:
-                    continue
-                text = "\n".join(got)
-                # the header's words, then each row's, in the answer's order
-                words = WORD.findall(text)
-                expect = WORD.findall(" ".join(" ".join(r) for r in table))
-                at = 0
-                for w in expect:
-                    at = words.index(w, at) + 1 if w in words[at:] else -1
-                    assert at > 0, (case.name, w)
-                checked += 1
-    assert checked >= 1
+def _truth_tables(case: Path) -> bool:
+    return any(table_of(answer) is not None for want in truth_segments(case) for answer in want)
 
 
-def test_nested_numbered_items_keep_their_numbers() -> None:
-    nested = regex.compile(r"^ {2,}\d+\. \S", regex.M)
-    lettered = regex.compile(r"^ {2,}[a-z]{1,3}\. \S", regex.M)
+#: recordings that draw a served table as records
+RECORD_CASES = select("RECORD_CASES", CASES, lambda c: _truth_tables(c) and recorded_as_records(c))
+
+
+def test_some_recording_draws_a_table_as_records() -> None:
+    assert RECORD_CASES
+
+
+@pytest.mark.parametrize("case", RECORD_CASES, ids=lambda c: c.name)
+def test_tables_drawn_as_records_come_back_as_tables(case: Path) -> None:
     checked = 0
-    for case in CASES:
-        for want, got in zip(truth_segments(case), replayed_segments(case)):
-            if not any(nested.search(a) for a in want):
+    for want, got in zip(truth_segments(case), replayed_segments(case)):
+        for answer in want:
+            table = table_of(answer)
+            if table is None:
                 continue
-            checked += 1
             text = "\n".join(got)
-            assert nested.search(text), case.name
-            assert not lettered.search(text), case.name
+            # the header's words, then each row's, in the answer's order
+            words = WORD.findall(text)
+            expect = WORD.findall(" ".join(" ".join(r) for r in table))
+            at = 0
+            for w in expect:
+                at = words.index(w, at) + 1 if w in words[at:] else -1
+                assert at > 0, (case.name, w)
+            checked += 1
     assert checked >= 1
+
+
+NESTED = regex.compile(r"^ {2,}\d+\. \S", regex.M)
+LETTERED = regex.compile(r"^ {2,}[a-z]{1,3}\. \S", regex.M)
+#: recordings whose answers hold a nested numbered list (read from truth.json)
+NESTED_CASES = [c for c in CASES if any(NESTED.search(a) for want in truth_segments(c) for a in want)]
+
+
+def test_some_answer_holds_a_nested_numbered_list() -> None:
+    assert NESTED_CASES
+
+
+@pytest.mark.parametrize("case", NESTED_CASES, ids=lambda c: c.name)
+def test_nested_numbered_items_keep_their_numbers(case: Path) -> None:
+    for want, got in zip(truth_segments(case), replayed_segments(case)):
+        if not any(NESTED.search(a) for a in want):
+            continue
+        text = "\n".join(got)
+        assert NESTED.search(text), case.name
+        assert not LETTERED.search(text), case.name
 
 
 def test_nested_numbers_only_read_back_counting_runs() -> None:
@@ -178,11 +194,11 @@ def test_a_reprint_after_compact_is_not_a_second_answer() -> None:
     assert seen >= 1
 
 
-def test_wrapped_slash_menu_descriptions_are_no_answer() -> None:
-    for case in CASES:
-        for t in turns_of(case):
-            if t.role == "assistant":
-                assert not regex.search(r"(?m)^\s*/(resume|clear|compact|config)\s*$", t.text), case.name
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_wrapped_slash_menu_descriptions_are_no_answer(case: Path) -> None:
+    for t in turns_of(case):
+        if t.role == "assistant":
+            assert not regex.search(r"(?m)^\s*/(resume|clear|compact|config)\s*$", t.text), case.name
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if c.name.startswith("h5-")], ids=lambda c: c.name)

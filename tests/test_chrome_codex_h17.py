@@ -44,6 +44,7 @@ import regex
 from agents_chrome.codex import CodexProfile
 from tests.conftest import RECORDINGS, cli_replay, frames_of, recording_cases, truth_turns, typed_prompts
 from tests.segments import by_prompt
+from tests.selection import select
 
 RPT = RECORDINGS / "codex" / "h17-cx-rpt-alt-105x17"
 MENTION = RECORDINGS / "codex" / "h17-cx-mention-alt-139x14"
@@ -60,37 +61,55 @@ def _profile() -> CodexProfile:
 ALT_CASES = [c for c in recording_cases("codex") if "-alt-" in c.name]
 
 
-def _alt_rows(pattern: str):
-    """(frame, rows) for each alternate-screen frame with a row matching
+def _alt_rows(pattern: str, case):
+    """(frame, rows) for each alternate-screen frame of `case` with a row matching
     `pattern` and a conversation viewport (a frame in the middle of a
     resize's repaint, its composer not yet at the bottom, has none: rows()
     leaves it as drawn and the chrome rules pass over it)."""
-    for case in ALT_CASES:
-        prof = _profile()
-        for f in frames_of(case):
-            if f.alternate and any(regex.match(pattern, ln) for ln in f.lines) and prof.viewport(f) is not None:
-                yield f, prof.rows(f)
+    prof = _profile()
+    for f in frames_of(case):
+        if f.alternate and any(regex.match(pattern, ln) for ln in f.lines) and prof.viewport(f) is not None:
+            yield f, prof.rows(f)
 
 
-def test_the_status_row_over_the_composer_never_enters_the_rows() -> None:
-    status = r"^[•◦] \S.*\(\d+s • esc to"
+STATUS = r"^[•◦] \S.*\(\d+s • esc to"
+EXPLORING = r"^[•◦] Exploring\s*$"
+
+
+def _running_reads(case) -> list:
+    """(frame, rows) of each frame with a running group of reads and a read under it."""
+    out = []
+    for f, rows in _alt_rows(EXPLORING, case):
+        y = next(y for y, ln in enumerate(f.lines) if regex.match(EXPLORING, ln))
+        if f.lines[y + 1].startswith("  └ "):
+            out.append((f, rows))
+    return out
+
+
+STATUS_CASES = select("STATUS_CASES", ALT_CASES, lambda c: any(True for _ in _alt_rows(STATUS, c)))
+RUNNING_CASES = select("RUNNING_CASES", ALT_CASES, lambda c: _running_reads(c))
+
+
+def test_recordings_show_the_status_row_and_running_reads() -> None:
+    assert len(STATUS_CASES) >= 5 and RUNNING_CASES
+
+
+@pytest.mark.parametrize("case", STATUS_CASES, ids=lambda c: c.name)
+def test_the_status_row_over_the_composer_never_enters_the_rows(case) -> None:
     seen = 0
-    for _f, rows in _alt_rows(status):
+    for _f, rows in _alt_rows(STATUS, case):
         seen += 1
-        assert not any(regex.match(status, r or "") for r in rows)
-    assert seen > 50
+        assert not any(regex.match(STATUS, r or "") for r in rows)
+    assert seen
 
 
-def test_a_running_group_of_reads_is_the_row_it_settles_to() -> None:
-    running = 0
-    for f, rows in _alt_rows(r"^[•◦] Exploring\s*$"):
-        y = next(y for y, ln in enumerate(f.lines) if regex.match(r"^[•◦] Exploring\s*$", ln))
-        if not f.lines[y + 1].startswith("  └ "):
-            continue  # no read under it yet
-        running += 1
+@pytest.mark.parametrize("case", RUNNING_CASES, ids=lambda c: c.name)
+def test_a_running_group_of_reads_is_the_row_it_settles_to(case) -> None:
+    running = _running_reads(case)
+    assert running
+    for _f, rows in running:
         assert not any(regex.match(r"^[•◦] Exploring", r or "") for r in rows)
         assert "• Explored" in rows
-    assert running >= 1
 
 
 # ---------------------------------------------------------------- the replay

@@ -39,6 +39,7 @@ import pytest
 from agents_chrome.kimi import PROFILE, KLine, input_rule_row, join_wrapped
 from agents_chrome.links import with_link_targets
 from tests.conftest import cli_replay, frames_of, recording_cases
+from tests.selection import select
 
 AGENT = "kimi"
 CASES = recording_cases(AGENT)
@@ -63,62 +64,59 @@ def _bare_bullet(frame) -> bool:
     return any(t == "•" for t in list(frame.lines) + list(frame.scrolled))
 
 
-@pytest.fixture(scope="module")
-def with_rule_copy() -> list[Path]:
-    return [c for c in CASES if any(_rule_copy(f) for f in frames_of(c) if not f.alternate)]
+#: recordings with a copy of the input rule left in their history
+RULE_COPY = select("RULE_COPY", CASES, lambda c: any(_rule_copy(f) for f in frames_of(c) if not f.alternate))
+#: recordings with an answer opening with a code block (its bullet alone on its row)
+BARE_BULLET = select("BARE_BULLET", CASES, lambda c: any(_bare_bullet(f) for f in frames_of(c) if not f.alternate))
 
 
-@pytest.fixture(scope="module")
-def with_bare_bullet() -> list[Path]:
-    return [c for c in CASES if any(_bare_bullet(f) for f in frames_of(c) if not f.alternate)]
+def test_recordings_show_a_rule_copy_and_a_bare_bullet() -> None:
+    assert RULE_COPY, "no Kimi recording shows a copy of the input rule"
+    assert BARE_BULLET, "no Kimi recording shows an answer opening with a code block"
 
 
-def test_the_live_box_is_never_a_rule_copy(with_rule_copy: list[Path]) -> None:
+@pytest.mark.parametrize("case", RULE_COPY, ids=lambda c: c.name)
+def test_the_live_box_is_never_a_rule_copy(case: Path) -> None:
     """On every recording with a copy of the rule in its history, the box read
     is the live one: its first row empty or one column in, or closed by a rule."""
-    assert with_rule_copy, "no Kimi recording shows a copy of the input rule"
-    for case in with_rule_copy:
-        for f in frames_of(case):
-            y = input_rule_row(f)
-            if f.alternate or y is None:
-                continue
-            under = f.lines[y + 1:]
-            assert not (under and under[0][:1].strip()) or \
-                any(re.match(r"^─{3,}\s*$", t) for t in under), (case.name, f.time, under[:2])
+    for f in frames_of(case):
+        y = input_rule_row(f)
+        if f.alternate or y is None:
+            continue
+        under = f.lines[y + 1:]
+        assert not (under and under[0][:1].strip()) or \
+            any(re.match(r"^─{3,}\s*$", t) for t in under), (case.name, f.time, under[:2])
 
 
 @BOTH
-def test_no_prompt_holds_an_answer_after_a_rule_copy(with_rule_copy: list[Path], screen_only: bool,
-                                                     tmp_path_factory) -> None:
-    for case in with_rule_copy:
-        typed = "\n".join(t["text"] for t in _truth(case) if t["role"] == "user")
-        conv = cli_replay(case, AGENT, screen_only, tmp_path_factory)
-        glued = [ln for t in conv["turns"] if t["role"] == "user" for ln in t["text"].split("\n")
-                 if (ln.startswith("• ") or ln.startswith("Used ")) and ln not in typed]
-        assert not glued, (case.name, glued[:3])
-        want = [t for t in _truth(case) if t["role"] == "tool_call"]
-        got = [t for t in conv["turns"] if t["role"] == "tool_call"]
-        assert len(got) == len(want), case.name
+@pytest.mark.parametrize("case", RULE_COPY, ids=lambda c: c.name)
+def test_no_prompt_holds_an_answer_after_a_rule_copy(case: Path, screen_only: bool, tmp_path_factory) -> None:
+    typed = "\n".join(t["text"] for t in _truth(case) if t["role"] == "user")
+    conv = cli_replay(case, AGENT, screen_only, tmp_path_factory)
+    glued = [ln for t in conv["turns"] if t["role"] == "user" for ln in t["text"].split("\n")
+             if (ln.startswith("• ") or ln.startswith("Used ")) and ln not in typed]
+    assert not glued, (case.name, glued[:3])
+    want = [t for t in _truth(case) if t["role"] == "tool_call"]
+    got = [t for t in conv["turns"] if t["role"] == "tool_call"]
+    assert len(got) == len(want), case.name
 
 
 @BOTH
-def test_an_answer_opening_with_a_code_block_is_an_answer(with_bare_bullet: list[Path], screen_only: bool,
-                                                          tmp_path_factory) -> None:
-    assert with_bare_bullet, "no Kimi recording shows an answer opening with a code block"
-    for case in with_bare_bullet:
-        conv = cli_replay(case, AGENT, screen_only, tmp_path_factory)
-        for t in conv["turns"]:
-            rows = t["text"].split("\n")
-            assert "•" not in rows, (case.name, t["role"], t["text"][:120])
-            if t["role"] == "system":
-                assert not t["text"].startswith("•\n"), (case.name, t["text"][:120])
-        # every code row served first in an answer comes back in an assistant turn
-        answers = "\n".join(t["text"] for t in conv["turns"] if t["role"] == "assistant")
-        for t in _truth(case):
-            if t["role"] == "assistant" and t["text"].startswith("```"):
-                first = next((r.strip() for r in t["text"].split("\n")[1:] if r.strip()), "")
-                if first and first != "```":
-                    assert first in answers, (case.name, first)
+@pytest.mark.parametrize("case", BARE_BULLET, ids=lambda c: c.name)
+def test_an_answer_opening_with_a_code_block_is_an_answer(case: Path, screen_only: bool, tmp_path_factory) -> None:
+    conv = cli_replay(case, AGENT, screen_only, tmp_path_factory)
+    for t in conv["turns"]:
+        rows = t["text"].split("\n")
+        assert "•" not in rows, (case.name, t["role"], t["text"][:120])
+        if t["role"] == "system":
+            assert not t["text"].startswith("•\n"), (case.name, t["text"][:120])
+    # every code row served first in an answer comes back in an assistant turn
+    answers = "\n".join(t["text"] for t in conv["turns"] if t["role"] == "assistant")
+    for t in _truth(case):
+        if t["role"] == "assistant" and t["text"].startswith("```"):
+            first = next((r.strip() for r in t["text"].split("\n")[1:] if r.strip()), "")
+            if first and first != "```":
+                assert first in answers, (case.name, first)
 
 
 def test_the_bare_bullet_row_is_the_answer_rule() -> None:
