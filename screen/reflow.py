@@ -290,7 +290,7 @@ def reflow(lines: list[Any], sx: int, sy: int, hscrolled: int, cursor: tuple[int
     `hscrolled`, and the cursor `(x, absolute row)`.
 
     A scrollback row may be passed as it is kept (not an `RLine`; it needs a
-    `wrapped` attribute) when the reflow cannot change it: it does not wrap,
+    `wrapped` attribute, and `cells` for the row the cursor lands on) when the reflow cannot change it: it does not wrap,
     the row before it does not wrap (nothing is joined on to it) and it is at
     most `sx` cells long (not split). Such rows are most of a long scrollback
     and the reflow hands them back as they were; one that ends up on the

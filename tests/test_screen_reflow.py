@@ -268,8 +268,11 @@ def test_scrollback_rows_the_reflow_cannot_change_are_kept_as_they_are(lines, sx
     import screen.reflow as rf
 
     class Kept:
+        """A kept row as the screen passes one (vscreen's HistoryLine): its wrap
+        flag, and its cells, read only where the cursor lands on it."""
+
         def __init__(self, line: rf.RLine) -> None:
-            self.line, self.wrapped = line, line.wrapped
+            self.line, self.wrapped, self.cells = line, line.wrapped, line.cells
 
     sy = data.draw(st.integers(1, len(lines)))
     cy = data.draw(st.integers(len(lines) - sy, len(lines) - 1))  # the cursor is on the screen
