@@ -47,6 +47,12 @@ def _fg_count(case: Path) -> int:
 
 
 FG_CASES = [c for c in recording_cases() if (c / "meta.json").exists() and _fg_count(c)]
+#: brought back with fg and known not to be read so (a real defect, kept visible; strict)
+KNOWN_NOT_RESUMED = {
+    "h23-sh-cc197-s2314-zsh-full-109x20":
+        "2.1.197 full screen stopped with Ctrl+Z does not leave the alternate screen: zsh's "
+        "`suspended` line, `jobs` and `fg` are drawn on it, and runs open only on the main screen",
+}
 
 
 def _ids(cases: list[Path]) -> list[str]:
@@ -67,7 +73,8 @@ def _runs(cast: Path) -> list[shell.Run]:
 
 
 @pytest.mark.parametrize("screen_only", [False, True], ids=["as-recorded", "screen-only"])
-@pytest.mark.parametrize("case", FG_CASES, ids=_ids(FG_CASES))
+@pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.xfail(reason=KNOWN_NOT_RESUMED[c.name], strict=True))
+                                  if c.name in KNOWN_NOT_RESUMED else c for c in FG_CASES], ids=_ids(FG_CASES))
 def test_every_fg_brings_the_job_back(case: Path, screen_only: bool):
     """Each `fg` typed at the shell is read as a command that brings the
     stopped agent back: a resumed agent run holding the agent's frames."""
