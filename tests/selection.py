@@ -106,12 +106,10 @@ def main(argv: list[str]) -> int:
     if p.returncode != 0:
         sys.stderr.write(p.stdout[-2000:] + p.stderr[-2000:])
         return p.returncode
-    print(f"wrote {STORE.relative_to(root)}: {len(stored_now())} selectors")
+    global _stored
+    _stored = None  # the store the collection just wrote
+    print(f"wrote {STORE.relative_to(root)}: {len(stored())} selectors")
     return 0
-
-
-def stored_now() -> dict[str, dict[str, bool]]:
-    return json.loads(STORE.read_text(encoding="utf-8"))["selectors"]
 
 
 if __name__ == "__main__":

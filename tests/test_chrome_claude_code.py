@@ -6,6 +6,7 @@ Claude Code recording that shows the situation, against its truth.json.
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -90,10 +91,12 @@ def test_scrolled_back_views_cover_the_pill_and_the_pinned_prompt(case) -> None:
     assert replayed_prompts(case) == truth_prompts(case)
 
 
+@lru_cache(maxsize=None)
 def _squeezed(case: Path) -> int:
     """How many full-screen views (every fifth frame) the view squeezes, after
     checking each: blank rows above the status row squeezed to two, the
-    conversation rows in order, the rows from the box down in place."""
+    conversation rows in order, the rows from the box down in place. Kept per
+    recording: the stored selection's check and the test ask it on one worker."""
     squeezed = 0
     for f in frames_of(case)[::5]:
         if not f.alternate:
